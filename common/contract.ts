@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { PLAN_STATUSES } from './plan/types';
+import type { Result } from './result';
+
+/*
+ * The one contract between the renderer and main. Every request and event is declared here once,
+ * with zod schemas; the Electron IPC binding, the preload, the WebSocket host and the web client
+ * are all derived from these two objects, so they are also the allowlist.
+ */
+
+export const PlanItemSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(PLAN_STATUSES),
+  activeForm: z.string().optional(),
+});
+
+export const PlanSnapshotSchema = z.object({
+  /** 0 before the first version. */
+  version: z.number().int().nonnegative(),
+  /** Who made this version; null while there is none. */
+  source: z.enum(['agent', 'user']).nullable(),
+  items: z.array(PlanItemSchema),
+  at: z.string().nullable(),
+});
+
+/** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
+export const ProposedPlanItemSchema = z.object({
+  id: z.string().optional(),
+  content: z.string(),
+  status: z.string().optional(),
+  activeForm: z.string().optional(),
+});
+
+export const WorkspaceInfoSchema = z.object({
+  /** Real path of the folder. */
+  path: z.string(),
+  name: z.string(),
+  sessionId: z.string(),
+});
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  host: z.enum(['electron', 'web']),
+  dataDir: z.string(),
+  /** Whether the host can show a native folder picker (Electron) or needs a typed path (web). */
+  nativeFolderPicker: z.boolean(),
+});
+
+const none = z.object({}).strict();
+
+export const requests = {
+  'app.info': { input: none, output: AppInfoSchema },
+  'workspace.current': { input: none, output: WorkspaceInfoSchema.nullable() },
+  'workspace.open': { input: z.object({ path: z.string().min(1) }).strict(), output: WorkspaceInfoSchema },
+  /** Native "Open Folder…" dialog; resolves null when the person cancels. */
+  'workspace.choose': { input: none, output: WorkspaceInfoSchema.nullable() },
+  'plan.get': { input: none, output: PlanSnapshotSchema },
+  /** A person's edit: the whole proposed list and the version it was made against. */
+  'plan.edit': {
+    input: z.object({ baseVersion: z.number().int().nonnegative(), items: z.array(ProposedPlanItemSchema) }).strict(),
+    output: PlanSnapshotSchema,
+  },
+} as const;
+
+export const events = {
+  'workspace.changed': WorkspaceInfoSchema.nullable(),
+  'plan.changed': PlanSnapshotSchema,
+} as const;
+
+export type RequestChannel = keyof typeof requests;
+export type EventChannel = keyof typeof events;
+export type RequestInput<C extends RequestChannel> = z.input<(typeof requests)[C]['input']>;
+export type RequestOutput<C extends RequestChannel> = z.output<(typeof requests)[C]['output']>;
+export type EventPayload<E extends EventChannel> = z.output<(typeof events)[E]>;
+
+export type PlanSnapshot = z.output<typeof PlanSnapshotSchema>;
+export type ProposedPlanItem = z.output<typeof ProposedPlanItemSchema>;
+export type WorkspaceInfo = z.output<typeof WorkspaceInfoSchema>;
+export type AppInfo = z.output<typeof AppInfoSchema>;
+
+export const requestChannels = Object.keys(requests) as RequestChannel[];
+export const eventChannels = Object.keys(events) as EventChannel[];
+
+export const isRequestChannel = (name: unknown): name is RequestChannel =>
+  typeof name === 'string' && Object.hasOwn(requests, name);
+export const isEventChannel = (name: unknown): name is EventChannel =>
+  typeof name === 'string' && Object.hasOwn(events, name);
+
+/** What the renderer sees: one typed object, whatever transport carries it. */
+export interface KeelApi {
+  request<C extends RequestChannel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>>;
+  /** Returns the function that unsubscribes. */
+  on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** Error codes a client may branch on. */
+export const ErrorCodes = {
+  badRequest: 'bad_request',
+  unknownChannel: 'unknown_channel',
+  planInvalid: 'plan_invalid',
+  planConflict: 'plan_conflict',
+  noWorkspace: 'no_workspace',
+  workspaceNotFound: 'workspace_not_found',
+  unsupported: 'unsupported',
+  internal: 'internal',
+} as const;
+
+/** Messages on the WebSocket: the same channels, framed. */
+export const WireRequestSchema = z.object({
+  type: z.literal('request'),
+  id: z.number().int(),
+  channel: z.string(),
+  payload: z.unknown(),
+});
+export type WireMessage =
+  | { type: 'response'; id: number | null; result: Result<unknown> }
+  | { type: 'event'; channel: EventChannel; payload: unknown };
+
+export const ELECTRON_CHANNEL_PREFIX = 'keel:';

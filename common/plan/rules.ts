@@ -1,0 +1,75 @@
+import { renderPlanChanges, type PlanChange } from './diff';
+import { renderPlan, unfinishedItems } from './render';
+import type { PlanItem } from './types';
+
+/**
+ * PLAN-RULES.md, "Reminder": due when a plan with open items has gone `threshold` model rounds
+ * without an update, then again after every further `threshold` stale rounds; never while the
+ * agent waits for the person.
+ */
+export function reminderDue(state: {
+  items: readonly PlanItem[];
+  roundsSinceUpdate: number;
+  threshold: number;
+  waitingForUser: boolean;
+}): boolean {
+  if (state.waitingForUser || state.threshold < 1) return false;
+  if (unfinishedItems(state.items).length === 0) return false;
+  return state.roundsSinceUpdate > 0 && state.roundsSinceUpdate % state.threshold === 0;
+}
+
+export function reminderText(items: readonly PlanItem[], roundsSinceUpdate: number): string {
+  return (
+    `<reminder>You have not updated the plan for ${roundsSinceUpdate} rounds. ` +
+    `If a step is finished, mark it completed; mark the step you are working on in_progress; ` +
+    `change the plan if the work has changed. Call the todo tool with the whole list.\n\n` +
+    `${renderPlan(items)}</reminder>`
+  );
+}
+
+export type GateDecision =
+  | { kind: 'done' }
+  | { kind: 'continue'; message: string }
+  | { kind: 'stop'; unfinished: PlanItem[] };
+
+/**
+ * PLAN-RULES.md, "Completion gate": the model ended its turn without a tool call.
+ * `planTouchedThisTask` is whether the agent or the person made or changed the plan during the
+ * current task; `continuesInARow` counts the gate's own nudges since the model last did anything else.
+ */
+export function completionGate(state: {
+  items: readonly PlanItem[];
+  planTouchedThisTask: boolean;
+  continuesInARow: number;
+  bound: number;
+}): GateDecision {
+  const unfinished = unfinishedItems(state.items);
+  if (!state.planTouchedThisTask || unfinished.length === 0) return { kind: 'done' };
+  if (state.continuesInARow >= state.bound) return { kind: 'stop', unfinished };
+  const list = unfinished.map((item) => `- [${item.status === 'in_progress' ? '>' : ' '}] ${item.content}`).join('\n');
+  return {
+    kind: 'continue',
+    message:
+      `The task is not finished: ${unfinished.length} plan item${unfinished.length === 1 ? ' is' : 's are'} still open:\n${list}\n\n` +
+      `Continue with the work. If the work has changed, or a step is no longer needed, update the plan with the todo tool first.`,
+  };
+}
+
+/** The `<plan-update source="user">` block that tells the model of the person's edits. */
+export function userPlanUpdateText(changes: readonly PlanChange[], items: readonly PlanItem[]): string {
+  return (
+    `<plan-update source="user">The person changed the plan:\n${renderPlanChanges(changes)}\n\n` +
+    `The plan now stands as:\n${renderPlan(items)}\n` +
+    `Follow this plan; base any further todo call on it.</plan-update>`
+  );
+}
+
+/** Refusal for a model rewrite made on a plan older than a user edit it had not been shown. */
+export function staleRewriteText(changes: readonly PlanChange[], items: readonly PlanItem[]): string {
+  return (
+    `Plan not changed: the person edited the plan after the version you based this call on, and your list would overwrite their change.\n` +
+    `Their change:\n${renderPlanChanges(changes)}\n\n` +
+    `The plan now stands as:\n${renderPlan(items)}\n` +
+    `Call todo again with the whole list based on this plan.`
+  );
+}

@@ -1,0 +1,26 @@
+export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+/** One step of the plan, as stored: every field already validated and normalised. */
+export interface PlanItem {
+  id: string;
+  content: string;
+  status: PlanStatus;
+  activeForm?: string;
+}
+
+/** Who made a plan version: the model through its `todo` tool, or the person on the board. */
+export type PlanSource = 'agent' | 'user';
+
+export interface PlanVersion {
+  version: number;
+  source: PlanSource;
+  items: PlanItem[];
+  /** ISO time the version was stored. */
+  at: string;
+}
+
+/** The defaults PLAN-RULES.md names; both are settings. */
+export const MAX_PLAN_ITEMS = 12;
+export const DEFAULT_REMINDER_ROUNDS = 3;
+export const DEFAULT_GATE_BOUND = 2;

@@ -1,0 +1,187 @@
+import { MAX_PLAN_ITEMS, PLAN_STATUSES, type PlanItem, type PlanStatus } from './types';
+
+/** One thing wrong with a proposed plan; `index` is the 0-based item, or null for the list itself. */
+export interface PlanProblem {
+  index: number | null;
+  message: string;
+}
+
+export interface PlanRefusal {
+  /** The whole explanation, written for a model (as an is_error tool result) and a person alike. */
+  message: string;
+  problems: PlanProblem[];
+}
+
+export type PlanValidation = { ok: true; items: PlanItem[] } | { ok: false; error: PlanRefusal };
+
+interface CheckedItem {
+  id: string | undefined;
+  content: string;
+  status: PlanStatus;
+  activeForm: string | undefined;
+}
+
+/**
+ * The one function that decides whether a proposed plan is valid (PLAN-RULES.md, "One validator").
+ * The `todo` tool, board edits, restored and imported plans all come through here.
+ * All or nothing: on any problem it returns every problem found and no items.
+ * `previous` is the stored plan; it is only used to keep ids stable across rewrites.
+ */
+export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = []): PlanValidation {
+  if (!Array.isArray(proposed)) {
+    return refuse([
+      {
+        index: null,
+        message: `\`items\` must be a list of plan items, but got ${describeType(proposed)}. Send { "items": [ { "content": "...", "status": "pending" }, ... ] }.`,
+      },
+    ]);
+  }
+
+  const problems: PlanProblem[] = [];
+  if (proposed.length > MAX_PLAN_ITEMS) {
+    problems.push({
+      index: null,
+      message: `The plan has ${proposed.length} items; at most ${MAX_PLAN_ITEMS} are allowed. Merge related steps or drop finished detail so that ${MAX_PLAN_ITEMS} or fewer remain.`,
+    });
+  }
+
+  const checked: (CheckedItem | null)[] = proposed.map((raw, index) => checkItem(raw, index, problems));
+  const seenIds = new Map<string, number>();
+  checked.forEach((item, index) => {
+    if (!item?.id) return;
+    const first = seenIds.get(item.id);
+    if (first === undefined) seenIds.set(item.id, index);
+    else
+      problems.push({
+        index,
+        message: `Item ${index + 1} repeats the id "${item.id}" of item ${first + 1}. Each item needs its own id; leave id out for a new item.`,
+      });
+  });
+
+  const inProgress = checked.flatMap((item, index) => (item?.status === 'in_progress' ? [index] : []));
+  if (inProgress.length > 1) {
+    const names = inProgress.map((i) => `item ${i + 1} ("${checked[i]?.content}")`).join(', ');
+    for (const index of inProgress.slice(1)) {
+      problems.push({
+        index,
+        message: `Only one item can be in_progress, but ${inProgress.length} are: ${names}. Mark the others pending or completed first.`,
+      });
+    }
+  }
+
+  if (problems.length > 0) return refuse(problems);
+  return { ok: true, items: assignIds(checked as CheckedItem[], previous) };
+}
+
+function checkItem(raw: unknown, index: number, problems: PlanProblem[]): CheckedItem | null {
+  const where = `Item ${index + 1}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push({ index, message: `${where} must be an object like { "content": "...", "status": "pending" }, but got ${describeType(raw)}.` });
+    return null;
+  }
+  const fields = raw as Record<string, unknown>;
+  let ok = true;
+
+  const content = typeof fields.content === 'string' ? fields.content.trim() : '';
+  if (typeof fields.content !== 'string' && fields.content !== undefined && fields.content !== null) {
+    problems.push({ index, message: `${where}: content must be text, but got ${describeType(fields.content)}.` });
+    ok = false;
+  } else if (content === '') {
+    problems.push({ index, message: `${where}: content is empty. Give every item a short, checkable description of the step.` });
+    ok = false;
+  }
+
+  let status: PlanStatus = 'pending';
+  if (fields.status !== undefined && fields.status !== null) {
+    const normalised = typeof fields.status === 'string' ? fields.status.trim().toLowerCase() : undefined;
+    if (normalised !== undefined && (PLAN_STATUSES as readonly string[]).includes(normalised)) {
+      status = normalised as PlanStatus;
+    } else {
+      const shown = typeof fields.status === 'string' ? `"${fields.status}"` : describeType(fields.status);
+      problems.push({ index, message: `${where} ("${content}"): status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
+      ok = false;
+    }
+  }
+
+  let activeForm: string | undefined;
+  if (fields.activeForm !== undefined && fields.activeForm !== null) {
+    if (typeof fields.activeForm !== 'string') {
+      problems.push({ index, message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.` });
+      ok = false;
+    } else if (fields.activeForm.trim() !== '') {
+      activeForm = fields.activeForm.trim();
+    }
+  }
+
+  let id: string | undefined;
+  if (fields.id !== undefined && fields.id !== null) {
+    if (typeof fields.id === 'number' && Number.isInteger(fields.id)) id = String(fields.id);
+    else if (typeof fields.id === 'string' && fields.id.trim() !== '') id = fields.id.trim();
+    else {
+      problems.push({ index, message: `${where}: id must be a non-empty string, but got ${describeType(fields.id)}. Leave id out for a new item.` });
+      ok = false;
+    }
+  }
+
+  return ok ? { id, content, status, activeForm } : null;
+}
+
+/**
+ * Keeps ids stable so a rewrite can be described as a diff: an item keeps its id when it names it,
+ * else when its text matches an unclaimed previous item, else when it stands where an unclaimed
+ * previous item stood (a reworded step). Anything left gets a fresh id.
+ */
+function assignIds(items: CheckedItem[], previous: readonly PlanItem[]): PlanItem[] {
+  const claimed = new Set(items.flatMap((item) => (item.id ? [item.id] : [])));
+  const ids: (string | undefined)[] = items.map((item) => item.id);
+
+  const byContent = (i: number) => {
+    const key = normaliseText(items[i]!.content);
+    return previous.find((old) => !claimed.has(old.id) && normaliseText(old.content) === key);
+  };
+  const byPosition = (i: number) => {
+    const old = previous[i];
+    return old && !claimed.has(old.id) ? old : undefined;
+  };
+  for (const match of [byContent, byPosition]) {
+    ids.forEach((id, i) => {
+      if (id) return;
+      const old = match(i);
+      if (old) {
+        ids[i] = old.id;
+        claimed.add(old.id);
+      }
+    });
+  }
+
+  let next = 1 + Math.max(0, ...[...previous.map((p) => p.id), ...claimed].map((id) => (/^\d+$/.test(id) ? Number(id) : 0)));
+  return items.map((item, i) => {
+    let id = ids[i];
+    if (!id) {
+      while (claimed.has(String(next))) next++;
+      id = String(next++);
+      claimed.add(id);
+    }
+    const stored: PlanItem = { id, content: item.content, status: item.status };
+    if (item.activeForm) stored.activeForm = item.activeForm;
+    return stored;
+  });
+}
+
+function normaliseText(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return `the text "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function refuse(problems: PlanProblem[]): PlanValidation {
+  const lines = problems.map((p) => `- ${p.message}`);
+  const message = `Plan refused; nothing was changed. ${problems.length === 1 ? 'One problem' : `${problems.length} problems`}:\n${lines.join('\n')}\nSend the whole corrected list again.`;
+  return { ok: false, error: { message, problems } };
+}

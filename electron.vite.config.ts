@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = import.meta.dirname;
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string };
+const define = { __KEEL_VERSION__: JSON.stringify(pkg.version) };
+
+export default defineConfig({
+  main: {
+    define,
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        // index: the Electron host. cli: `keel web` / `keel run`, which never load electron.
+        input: { index: resolve(root, 'main/index.ts'), cli: resolve(root, 'main/cli.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload cannot be an ES module, and may only require 'electron'.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(root, 'preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    define,
+    base: './',
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rollupOptions: { input: resolve(root, 'renderer/index.html') },
+    },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,42 @@
+import type { BrowserWindow} from 'electron';
+import { app, dialog, ipcMain } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { KeelCore } from './api/core';
+import { bindIpc, forwardEvents } from './electron/ipc';
+import { installMenu } from './electron/menu';
+import { createMainWindow } from './electron/window';
+
+// The Electron host, kept thin: window, menu, dialog and lifecycle. Everything else is the core.
+const outDir = fileURLToPath(new URL('..', import.meta.url));
+let window: BrowserWindow | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+
+  app.whenReady().then(() => {
+    const chooseFolder = async (): Promise<string | null> => {
+      const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+      const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    };
+    const core = new KeelCore({ dataDir: app.getPath('userData'), host: 'electron', version: app.getVersion(), chooseFolder, log: console.warn });
+    core.onEvent((event) => {
+      if (event.channel === 'workspace.changed') window?.setTitle(event.payload ? `${event.payload.name} — Keel (${event.payload.path})` : 'Keel');
+    });
+    bindIpc(ipcMain, core, (sender) => sender === window?.webContents);
+    forwardEvents(core, () => window?.webContents ?? null);
+    installMenu(() => void core.handlers['workspace.choose']({}));
+
+    const folderArg = process.argv.slice(app.isPackaged ? 1 : 2).find((arg) => !arg.startsWith('-'));
+    if (folderArg) core.openWorkspace(folderArg);
+    window = createMainWindow(outDir);
+    window.on('closed', () => (window = null));
+  });
+
+  app.on('window-all-closed', () => app.quit());
+}

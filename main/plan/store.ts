@@ -1,0 +1,94 @@
+import { diffPlans, type PlanChange } from '../../common/plan/diff';
+import type { PlanItem, PlanSource, PlanVersion } from '../../common/plan/types';
+import { validatePlan, type PlanRefusal } from '../../common/plan/validate';
+
+export type ProposeResult =
+  | { ok: true; version: PlanVersion; changes: PlanChange[] }
+  | { ok: false; reason: 'invalid'; error: PlanRefusal }
+  | { ok: false; reason: 'conflict'; current: PlanVersion | null };
+
+type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
+
+/**
+ * The plan as its own store, apart from the message history (PLAN-RULES.md, "What the plan is
+ * not"). Every change passes validatePlan; each accepted one becomes a numbered version with its
+ * source. No I/O: the session persists versions by listening.
+ */
+export class PlanStore {
+  private readonly versions: PlanVersion[] = [];
+  private readonly listeners = new Set<Listener>();
+  private stale = 0;
+
+  constructor(history: readonly PlanVersion[] = [], private readonly now: () => Date = () => new Date()) {
+    this.versions.push(...history);
+  }
+
+  /** The latest version, or null before the first. */
+  get current(): PlanVersion | null {
+    return this.versions.at(-1) ?? null;
+  }
+
+  get version(): number {
+    return this.current?.version ?? 0;
+  }
+
+  get items(): PlanItem[] {
+    return this.current?.items ?? [];
+  }
+
+  get history(): readonly PlanVersion[] {
+    return this.versions;
+  }
+
+  /** Model rounds since the plan was last updated (PLAN-RULES.md, "Reminder"). */
+  get roundsSinceUpdate(): number {
+    return this.stale;
+  }
+
+  getVersion(version: number): PlanVersion | null {
+    return this.versions.find((v) => v.version === version) ?? null;
+  }
+
+  /** The changes from `fromVersion` (0 = the empty plan) to the current version. */
+  changesSince(fromVersion: number): PlanChange[] {
+    return diffPlans(this.getVersion(fromVersion)?.items ?? [], this.items);
+  }
+
+  /**
+   * Propose a whole new list. With `baseVersion`, the proposal is refused as a conflict when the
+   * plan has moved on since that version: nothing is merged silently.
+   */
+  propose(items: unknown, options: { source: PlanSource; baseVersion?: number }): ProposeResult {
+    if (options.baseVersion !== undefined && options.baseVersion !== this.version) {
+      return { ok: false, reason: 'conflict', current: this.current };
+    }
+    const checked = validatePlan(items, this.items);
+    if (!checked.ok) return { ok: false, reason: 'invalid', error: checked.error };
+    const changes = diffPlans(this.items, checked.items);
+    const version: PlanVersion = {
+      version: this.version + 1,
+      source: options.source,
+      items: checked.items,
+      at: this.now().toISOString(),
+    };
+    this.versions.push(version);
+    if (options.source === 'agent') this.stale = 0;
+    for (const listener of this.listeners) listener(version, changes);
+    return { ok: true, version, changes };
+  }
+
+  /** Count one model round; a round that called `todo` resets the count instead. */
+  recordRound(calledTodo: boolean): void {
+    this.stale = calledTodo ? 0 : this.stale + 1;
+  }
+
+  /** An accepted user edit has been shown to the model: that too counts as an update. */
+  resetStaleRounds(): void {
+    this.stale = 0;
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,30 @@
+import type { PlanVersion } from '../../common/plan/types';
+import { validatePlan } from '../../common/plan/validate';
+
+/**
+ * Rebuilds the plan's version history from transcript records. A restored plan passes the same
+ * validator as every other; a record that fails is skipped with a warning, never repaired.
+ */
+export function restorePlanHistory(records: readonly Record<string, unknown>[]): { history: PlanVersion[]; warnings: string[] } {
+  const history: PlanVersion[] = [];
+  const warnings: string[] = [];
+  for (const record of records) {
+    const version = record.version;
+    const last = history.at(-1);
+    if (typeof version !== 'number' || !Number.isInteger(version) || version <= (last?.version ?? 0)) {
+      warnings.push(`A saved plan version (${String(version)}) is out of order and was skipped.`);
+      continue;
+    }
+    if (record.source !== 'agent' && record.source !== 'user') {
+      warnings.push(`Saved plan version ${version} has no valid source and was skipped.`);
+      continue;
+    }
+    const checked = validatePlan(record.items, last?.items ?? []);
+    if (!checked.ok) {
+      warnings.push(`Saved plan version ${version} is not a valid plan and was skipped: ${checked.error.problems.map((p) => p.message).join(' ')}`);
+      continue;
+    }
+    history.push({ version, source: record.source, items: checked.items, at: typeof record.at === 'string' ? record.at : '' });
+  }
+  return { history, warnings };
+}

@@ -1,0 +1,53 @@
+import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
+import type { Result } from '../../common/result';
+
+/**
+ * The `keel web` transport: one WebSocket to the loopback host, requests matched to responses by
+ * id. When the socket drops, pending requests fail with a clear error and it reconnects.
+ */
+export function createWsApi(url: string): KeelApi {
+  const pending = new Map<number, (result: Result<unknown>) => void>();
+  const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
+  let nextId = 1;
+  let socket: WebSocket;
+  let ready: Promise<void>;
+
+  const connect = () => {
+    socket = new WebSocket(url);
+    ready = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as WireMessage;
+      if (message.type === 'response' && message.id !== null) {
+        pending.get(message.id)?.(message.result);
+        pending.delete(message.id);
+      } else if (message.type === 'event') {
+        for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+      }
+    });
+    socket.addEventListener('close', () => {
+      for (const resolve of pending.values()) {
+        resolve({ ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } });
+      }
+      pending.clear();
+      setTimeout(connect, 1000);
+    });
+  };
+  connect();
+
+  return {
+    async request(channel, input) {
+      await ready;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve as (result: Result<unknown>) => void);
+        socket.send(JSON.stringify({ type: 'request', id, channel, payload: input }));
+      });
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: unknown) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+  };
+}
