@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+
+/** What a tool is given besides its input. */
+export interface ToolContext {
+  /** Real path of the workspace folder (symlinks resolved); every path a tool touches stays inside. */
+  workspace: string;
+  /** Aborted when the person stops the task: a tool must end promptly (kill its process) and return. */
+  signal: AbortSignal;
+  /** Live output of a running command, for the Agent terminal tab and the chat card. */
+  onOutput?: (chunk: string) => void;
+  /** A file the tool is about to change, before it changes it (for the Changes view and undo). */
+  beforeFileChange?: (absolutePath: string) => void;
+}
+
+/** What goes back to the model as a `tool_result`. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Written for a model: what it does, when to use it, what it returns. */
+  description: string;
+  inputSchema: Schema;
+  run(input: z.output<Schema>, context: ToolContext): Promise<ToolResult>;
+}
