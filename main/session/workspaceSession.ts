@@ -1,15 +1,38 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { ChatMessage } from '../agent/messageTypes';
 import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
+import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
 import { restorePlanHistory } from './restorePlan';
 import { readTranscript, TranscriptWriter } from './transcript';
 
 export const TRANSCRIPT_FORMAT = 1;
 
-/** A folder a person works in, with the plan and transcript of its current session. */
+export interface OpenSessionOptions {
+  /** Open this session of the folder instead of its latest. */
+  sessionId?: string;
+  /** Start a new session even when the folder has one. */
+  fresh?: boolean;
+}
+
+interface Conversation {
+  messages: ChatMessage[];
+  agentSeenVersion: number;
+  usage: UsageTotals;
+}
+
+/**
+ * A folder a person works in, with its current session: the plan, the conversation with the
+ * model, and the JSONL transcript that every change is appended to as it happens.
+ */
 export class WorkspaceSession {
+  /** The conversation as sent to the model; only complete messages are ever added. */
+  readonly messages: ChatMessage[];
+  private seen: number;
+  readonly usage: UsageTotals;
+
   private constructor(
     readonly workspace: string,
     readonly id: string,
@@ -18,8 +41,38 @@ export class WorkspaceSession {
     readonly transcript: TranscriptWriter,
     /** What was skipped while loading the transcript, for the person to see. */
     readonly warnings: string[],
+    conversation: Conversation,
   ) {
+    this.messages = conversation.messages;
+    this.seen = conversation.agentSeenVersion;
+    this.usage = conversation.usage;
     plan.onChange((version) => transcript.append(planRecord(version)));
+  }
+
+  /** The newest plan version the model has been shown. */
+  get agentSeenVersion(): number {
+    return this.seen;
+  }
+
+  markPlanSeen(version: number): void {
+    if (version === this.seen) return;
+    this.seen = version;
+    this.transcript.append({ type: 'plan_seen', version, at: new Date().toISOString() });
+  }
+
+  appendMessage(message: ChatMessage): void {
+    this.messages.push(message);
+    this.transcript.append({ type: 'message', message, at: new Date().toISOString() });
+  }
+
+  recordUsage(round: UsageTotals): void {
+    for (const key of Object.keys(this.usage) as (keyof UsageTotals)[]) this.usage[key] += round[key];
+    this.transcript.append({ type: 'usage', round, at: new Date().toISOString() });
+  }
+
+  /** Task boundaries and outcomes, for the history and for a person reading the transcript. */
+  recordTask(event: Record<string, unknown>): void {
+    this.transcript.append({ type: 'task', ...event, at: new Date().toISOString() });
   }
 
   get name(): string {
@@ -27,15 +80,22 @@ export class WorkspaceSession {
   }
 
   /** Opens the folder's latest session, or creates its first one. */
-  static open(dataDir: string, folder: string): WorkspaceSession {
+  static open(dataDir: string, folder: string, options: OpenSessionOptions = {}): WorkspaceSession {
     const workspace = resolveWorkspace(folder);
     const dir = sessionsFolder(dataDir, workspace);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (options.sessionId !== undefined) {
+      const path = join(dir, `${options.sessionId}.jsonl`);
+      if (!/^[\w.-]+$/.test(options.sessionId) || !existsSync(path)) {
+        throw new WorkspaceError(`There is no session "${options.sessionId}" for ${workspace}. Omit --resume to start a new one.`);
+      }
+      return WorkspaceSession.load(workspace, path);
+    }
     const latest = readdirSync(dir)
       .filter((name) => name.endsWith('.jsonl'))
       .sort()
       .at(-1);
-    return latest ? WorkspaceSession.load(workspace, join(dir, latest)) : WorkspaceSession.create(workspace, dir);
+    return latest && !options.fresh ? WorkspaceSession.load(workspace, join(dir, latest)) : WorkspaceSession.create(workspace, dir);
   }
 
   private static create(workspace: string, dir: string): WorkspaceSession {
@@ -43,17 +103,23 @@ export class WorkspaceSession {
     const path = join(dir, `${id}.jsonl`);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, []);
+    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage() });
   }
 
   private static load(workspace: string, path: string): WorkspaceSession {
     const { records, warnings } = readTranscript(path);
     const id = basename(path, '.jsonl');
     const restored = restorePlanHistory(records.filter((r) => r.type === 'plan'));
-    return new WorkspaceSession(workspace, id, path, new PlanStore(restored.history), new TranscriptWriter(path), [
-      ...warnings,
-      ...restored.warnings,
-    ]);
+    const conversation = restoreConversation(records);
+    return new WorkspaceSession(
+      workspace,
+      id,
+      path,
+      new PlanStore(restored.history),
+      new TranscriptWriter(path),
+      [...warnings, ...restored.warnings, ...conversation.warnings],
+      conversation,
+    );
   }
 }
 

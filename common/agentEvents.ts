@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { PlanItemSchema } from './contract';
+
+/** What the agent is doing, as the status bar and `keel run` show it. */
+export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'done', 'stopped_unfinished', 'cancelled', 'error']);
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
+export const TaskOutcomeSchema = z.enum(['done', 'stopped_unfinished', 'cancelled', 'error', 'refused']);
+export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheCreationTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** Everything a running task reports, in order: the UI, the CLI and the transcript read the same events. */
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('task_started'), taskId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('state'), state: AgentStateSchema }),
+  z.object({ type: z.literal('text'), delta: z.string() }),
+  /** A cut stream is being retried: the text streamed in this round so far is void. */
+  z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
+  z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string() }),
+  z.object({ type: z.literal('tool_result'), id: z.string(), name: z.string(), content: z.string(), isError: z.boolean() }),
+  /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
+  z.object({ type: z.literal('notice'), kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens']), message: z.string() }),
+  z.object({ type: z.literal('usage'), round: UsageSchema, session: UsageSchema }),
+  z.object({
+    type: z.literal('task_finished'),
+    taskId: z.string(),
+    outcome: TaskOutcomeSchema,
+    message: z.string().optional(),
+    unfinished: z.array(PlanItemSchema).optional(),
+  }),
+]);
+export type AgentEvent = z.infer<typeof AgentEventSchema>;

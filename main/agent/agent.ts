@@ -1,0 +1,260 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
+import { unfinishedItems } from '../../common/plan/render';
+import { completionGate } from '../../common/plan/rules';
+import type { ModelSettings } from '../settings/modelSettings';
+import type { WorkspaceSession } from '../session/workspaceSession';
+import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
+import { createModelClient, ModelError, streamRound } from './modelClient';
+import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
+import { buildSystemPrompt } from './prompt';
+import { createTodoTool } from './todoTool';
+import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+
+export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';
+const MAX_TOKENS_CONTINUES = 3;
+
+export interface AgentOptions {
+  session: WorkspaceSession;
+  /** Read at the start of every task, so changed settings take effect on the next one. */
+  settings: () => ModelSettings;
+  /** The workspace tools (files, bash); the `todo` tool is added here. */
+  tools: readonly AgentTool[];
+  createClient?: (settings: ModelSettings) => Anthropic;
+}
+
+export interface TaskResult {
+  taskId: string;
+  outcome: TaskOutcome;
+  message?: string;
+}
+
+type Listener = (event: AgentEvent) => void;
+
+/**
+ * The agent loop: one task is what one message from the person starts. Each round streams the
+ * model's answer, runs its tool calls, and answers them in ONE user message whose content starts
+ * with every tool_result and only then carries Keel's own text (plan updates, the reminder).
+ * The plan rules of PLAN-RULES.md are decided by the pure functions in common/plan/rules.ts.
+ */
+export class Agent {
+  private readonly listeners = new Set<Listener>();
+  private controller: AbortController | null = null;
+  private readonly tools: AgentTool[];
+
+  constructor(private readonly options: AgentOptions) {
+    this.tools = [...options.tools, createTodoTool(options.session)];
+  }
+
+  get running(): boolean {
+    return this.controller !== null;
+  }
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private setState(state: AgentState): void {
+    this.emit({ type: 'state', state });
+  }
+
+  /** Stops the running task at once: the stream is aborted, the running command killed. */
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  async runTask(text: string): Promise<TaskResult> {
+    if (this.controller) throw new Error('A task is already running. Stop it first, or wait for it to finish.');
+    const controller = new AbortController();
+    this.controller = controller;
+    const taskId = randomUUID();
+    const session = this.options.session;
+    session.recordTask({ event: 'start', taskId, text });
+    this.emit({ type: 'task_started', taskId, text });
+    let result: TaskResult;
+    try {
+      result = await this.loop(taskId, text, controller.signal);
+    } catch (error) {
+      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.controller = null;
+    }
+    const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
+    session.recordTask({ event: 'end', taskId, outcome: result.outcome, ...(result.message ? { message: result.message } : {}) });
+    const stateFor: Record<TaskOutcome, AgentState> = {
+      done: 'done',
+      stopped_unfinished: 'stopped_unfinished',
+      cancelled: 'cancelled',
+      error: 'error',
+      refused: 'error',
+    };
+    this.setState(stateFor[result.outcome]);
+    this.emit({ type: 'task_finished', ...result, ...(unfinished ? { unfinished } : {}) });
+    return result;
+  }
+
+  private async loop(taskId: string, text: string, signal: AbortSignal): Promise<TaskResult> {
+    const { session } = this.options;
+    const settings = this.options.settings();
+    const plan = session.plan;
+
+    // The finished plan of the last task stays in the history; this task starts with an empty one.
+    if (plan.items.length > 0 && unfinishedItems(plan.items).length === 0) {
+      plan.propose([], { source: 'agent' });
+      session.markPlanSeen(plan.version);
+    }
+    let planTouched = false;
+    const stopWatchingPlan = plan.onChange(() => (planTouched = true));
+
+    try {
+      const client = (this.options.createClient ?? createModelClient)(settings);
+      const system = buildSystemPrompt({
+        workspace: session.workspace,
+        platform: process.platform,
+        shell: process.platform === 'win32' ? 'PowerShell' : 'bash',
+        date: new Date().toISOString().slice(0, 10),
+        toolNames: this.tools.map((t) => t.name),
+      });
+      const tools = toolDefinitions(this.tools);
+
+      const earlier = earlierPlanNote(session);
+      let pending: ContentBlockParam[] = [{ type: 'text', text }, ...(earlier ? [earlier] : [])];
+      let gateContinues = 0;
+      let maxTokenContinues = 0;
+
+      for (;;) {
+        if (signal.aborted) return this.cancelled(taskId, pending);
+        const update = takeUserPlanUpdate(session);
+        if (update) {
+          pending.push(update);
+          this.emit({ type: 'notice', kind: 'plan_update', message: update.text });
+        }
+        session.appendMessage({ role: 'user', content: pending });
+        pending = [];
+
+        this.setState('thinking');
+        let response: Message;
+        try {
+          response = await streamRound(
+            client,
+            {
+              model: settings.model,
+              max_tokens: settings.maxTokens,
+              system,
+              tools,
+              messages: withHistoryCacheBreakpoint(normalizeHistory(session.messages)),
+            },
+            {
+              onText: (delta) => this.emit({ type: 'text', delta }),
+              onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
+            },
+            signal,
+            settings,
+          );
+        } catch (error) {
+          if (signal.aborted) return this.cancelled(taskId, []);
+          if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+          throw error;
+        }
+        this.recordUsage(response);
+
+        const content = response.content.filter((block) => !(block.type === 'text' && block.text.trim() === ''));
+        if (content.length > 0) session.appendMessage({ role: 'assistant', content: content as ContentBlockParam[] });
+        const calls = content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+        plan.recordRound(calls.some((call) => call.name === 'todo'));
+
+        if (response.stop_reason === 'refusal') {
+          return { taskId, outcome: 'refused', message: 'The model declined to go on with this request (stop reason: refusal).' };
+        }
+
+        if (calls.length > 0) {
+          gateContinues = 0;
+          // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
+          const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
+          pending = await this.runCalls(calls, cut, signal);
+          if (signal.aborted) return this.cancelled(taskId, pending);
+          const reminder = takeReminder(session, settings.reminderRounds);
+          if (reminder) {
+            pending.push(reminder);
+            this.emit({ type: 'notice', kind: 'reminder', message: reminder.text });
+          }
+          continue;
+        }
+
+        if (response.stop_reason === 'max_tokens') {
+          if (++maxTokenContinues > MAX_TOKENS_CONTINUES) {
+            return { taskId, outcome: 'error', message: `The answer hit the max_tokens limit (${settings.maxTokens}) ${MAX_TOKENS_CONTINUES + 1} times in a row. Raise max tokens in the settings.` };
+          }
+          const message = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
+          pending = [{ type: 'text', text: message }];
+          this.emit({ type: 'notice', kind: 'max_tokens', message });
+          continue;
+        }
+
+        const gate = completionGate({ items: plan.items, planTouchedThisTask: planTouched, continuesInARow: gateContinues, bound: settings.gateBound });
+        if (gate.kind === 'done') return { taskId, outcome: 'done' };
+        if (gate.kind === 'stop') {
+          return {
+            taskId,
+            outcome: 'stopped_unfinished',
+            message: `Stopped with an unfinished plan: the model ended its turn ${gateContinues + 1} times with ${gate.unfinished.length} item(s) still open.`,
+          };
+        }
+        gateContinues++;
+        pending = [{ type: 'text', text: gate.message }];
+        this.emit({ type: 'notice', kind: 'gate', message: gate.message });
+      }
+    } finally {
+      stopWatchingPlan();
+    }
+  }
+
+  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal): Promise<ContentBlockParam[]> {
+    const { session } = this.options;
+    const results: ContentBlockParam[] = [];
+    for (const call of calls) {
+      this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
+      let result;
+      if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
+      else if (call === cut) {
+        result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
+      } else {
+        this.setState('running_tool');
+        result = await runToolCall(this.tools, call, {
+          workspace: session.workspace,
+          signal,
+          onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
+        });
+        if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
+      }
+      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
+      results.push(toolResultBlock(call.id, result));
+    }
+    return results;
+  }
+
+  /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */
+  private cancelled(taskId: string, pending: ContentBlockParam[]): TaskResult {
+    if (pending.length > 0) this.options.session.appendMessage({ role: 'user', content: pending });
+    return { taskId, outcome: 'cancelled', message: 'Stopped by the person.' };
+  }
+
+  private recordUsage(response: Message): void {
+    const u = response.usage;
+    const round = {
+      inputTokens: u.input_tokens ?? 0,
+      outputTokens: u.output_tokens ?? 0,
+      cacheReadTokens: u.cache_read_input_tokens ?? 0,
+      cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
+    };
+    this.options.session.recordUsage(round);
+    this.emit({ type: 'usage', round, session: { ...this.options.session.usage } });
+  }
+}

@@ -1,0 +1,101 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelSettings } from '../settings/modelSettings';
+
+/** How often a stream cut mid-message is tried again from the last complete state. */
+export const STREAM_RETRIES = 3;
+
+export class ModelError extends Error {
+  constructor(
+    readonly code: 'auth' | 'bad_request' | 'forbidden' | 'not_found' | 'overloaded' | 'connection' | 'config' | 'api',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RoundCallbacks {
+  onText(delta: string): void;
+  /** A cut stream is being tried again: text streamed so far for this round is void. */
+  onRetry(attempt: number, reason: string): void;
+}
+
+export function createModelClient(settings: ModelSettings): Anthropic {
+  if (!settings.apiKey) {
+    throw new ModelError('config', 'No API key is set. Set ANTHROPIC_API_KEY, or add "apiKey" to the settings file.');
+  }
+  // The SDK itself retries 429, 5xx and 529 before a stream starts, with backoff.
+  return new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 4 });
+}
+
+/**
+ * One model round, streamed. A stream that breaks after it started is retried from scratch (the
+ * partial message is never kept) a bounded number of times; API errors are final and described.
+ */
+export async function streamRound(
+  client: Anthropic,
+  params: Omit<MessageCreateParamsStreaming, 'stream'>,
+  callbacks: RoundCallbacks,
+  signal: AbortSignal,
+  settings: ModelSettings,
+): Promise<Message> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const stream = client.messages.stream(params, { signal });
+      stream.on('text', (delta) => callbacks.onText(delta));
+      return await stream.finalMessage();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const retryable = isCutStream(error);
+      if (!retryable || attempt >= STREAM_RETRIES) throw describeModelError(error, settings);
+      callbacks.onRetry(attempt + 1, errorText(error));
+      await sleep(250 * 2 ** attempt, signal);
+    }
+  }
+}
+
+/** A connection that broke, as opposed to an answer from the API. */
+function isCutStream(error: unknown): boolean {
+  if (error instanceof Anthropic.APIUserAbortError) return false;
+  if (error instanceof Anthropic.APIError) return error.status === undefined || error instanceof Anthropic.APIConnectionError;
+  return true;
+}
+
+export function describeModelError(error: unknown, settings: ModelSettings): ModelError {
+  const where = settings.baseURL ? ` at ${settings.baseURL}` : '';
+  const detail = redact(errorText(error), settings.apiKey);
+  if (error instanceof ModelError) return error;
+  if (error instanceof Anthropic.AuthenticationError) {
+    return new ModelError('auth', `The API key was refused (401)${where}. Check the API key in the settings or ANTHROPIC_API_KEY.`);
+  }
+  if (error instanceof Anthropic.PermissionDeniedError) {
+    return new ModelError('forbidden', `The API refused access (403)${where}: ${detail}. Check that the key may use model "${settings.model}".`);
+  }
+  if (error instanceof Anthropic.NotFoundError) {
+    return new ModelError('not_found', `Not found (404)${where}: ${detail}. Check the model name ("${settings.model}") and the base URL.`);
+  }
+  if (error instanceof Anthropic.BadRequestError) {
+    return new ModelError('bad_request', `The API rejected the request (400): ${detail}`);
+  }
+  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+    const overloaded = error.status === 529 || error.status === 429 || error.status >= 500;
+    return new ModelError(overloaded ? 'overloaded' : 'api', `The API answered ${error.status} after retries${where}: ${detail}. Try again later.`);
+  }
+  return new ModelError('connection', `The connection to the model${where} failed: ${detail}. Check the network and the base URL.`);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The key must never reach a log, a transcript or the screen, even inside an error message. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

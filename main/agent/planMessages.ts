@@ -1,0 +1,42 @@
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { diffPlans } from '../../common/plan/diff';
+import { renderPlan, unfinishedItems } from '../../common/plan/render';
+import { reminderDue, reminderText, userPlanUpdateText } from '../../common/plan/rules';
+import type { WorkspaceSession } from '../session/workspaceSession';
+
+/**
+ * The `<plan-update source="user">` block for the person's edits the model has not been shown,
+ * or null. Showing it marks them seen, and counts as a plan update for the reminder.
+ */
+export function takeUserPlanUpdate(session: WorkspaceSession): TextBlockParam | null {
+  const plan = session.plan;
+  const unseen = plan.history.some((v) => v.version > session.agentSeenVersion && v.source === 'user');
+  if (!unseen) return null;
+  const before = plan.getVersion(session.agentSeenVersion)?.items ?? [];
+  const text = userPlanUpdateText(diffPlans(before, plan.items), plan.items);
+  session.markPlanSeen(plan.version);
+  plan.resetStaleRounds();
+  return { type: 'text', text };
+}
+
+/** The reminder block when it is due after a round of tool calls (never while waiting for the person). */
+export function takeReminder(session: WorkspaceSession, threshold: number): TextBlockParam | null {
+  const plan = session.plan;
+  const due = reminderDue({ items: plan.items, roundsSinceUpdate: plan.roundsSinceUpdate, threshold, waitingForUser: false });
+  if (!due) return null;
+  session.markPlanSeen(plan.version);
+  return { type: 'text', text: reminderText(plan.items, plan.roundsSinceUpdate) };
+}
+
+/** A new task told of an unfinished plan left by an earlier one: shown, but not binding. */
+export function earlierPlanNote(session: WorkspaceSession): TextBlockParam | null {
+  const items = session.plan.items;
+  if (unfinishedItems(items).length === 0) return null;
+  session.markPlanSeen(session.plan.version);
+  return {
+    type: 'text',
+    text:
+      `<plan-status>An earlier task left this plan unfinished:\n${renderPlan(items)}\n` +
+      `If this message continues that work, go on with it and keep the plan up to date. If it is about something else, answer it; replace the plan with the todo tool only if the new work needs a plan.</plan-status>`,
+  };
+}

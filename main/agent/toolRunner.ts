@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Tool as ApiTool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { Tool, ToolContext, ToolResult } from '../tools/types';
+
+/** A tool as the agent holds it: the runtime tool, and optionally the schema shown to the model. */
+export interface AgentTool extends Tool {
+  /** When set, shown to the model instead of the schema derived from inputSchema. */
+  modelSchema?: ApiTool['input_schema'];
+}
+
+export function toolDefinitions(tools: readonly AgentTool[]): ApiTool[] {
+  return tools.map((tool, index) => {
+    const { $schema: _ignored, ...schema } = (tool.modelSchema ?? z.toJSONSchema(tool.inputSchema)) as Record<string, unknown>;
+    const definition: ApiTool = { name: tool.name, description: tool.description, input_schema: schema as ApiTool['input_schema'] };
+    // The tool list is part of the stable prefix: cache it with the system prompt.
+    if (index === tools.length - 1) definition.cache_control = { type: 'ephemeral' };
+    return definition;
+  });
+}
+
+/** Runs one call; an unknown tool, invalid input or a throwing tool becomes an is_error result. */
+export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBlock, context: ToolContext): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === call.name);
+  if (!tool) {
+    return { isError: true, content: `There is no tool named "${call.name}". Available tools: ${tools.map((t) => t.name).join(', ')}.` };
+  }
+  const parsed = tool.inputSchema.safeParse(call.input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');
+    return { isError: true, content: `Invalid input for ${call.name}: ${issues}. Fix the input and call the tool again.` };
+  }
+  try {
+    return await tool.run(parsed.data, context);
+  } catch (error) {
+    return { isError: true, content: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+export function toolResultBlock(id: string, result: ToolResult): ToolResultBlockParam {
+  // The API refuses empty text; an empty result still says something.
+  const content = result.content === '' ? '(no output)' : result.content;
+  return result.isError ? { type: 'tool_result', tool_use_id: id, content, is_error: true } : { type: 'tool_result', tool_use_id: id, content };
+}

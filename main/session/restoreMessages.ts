@@ -1,0 +1,37 @@
+import type { ChatMessage } from '../agent/messageTypes';
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+}
+
+export const emptyUsage = (): UsageTotals => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 });
+
+export interface RestoredConversation {
+  messages: ChatMessage[];
+  agentSeenVersion: number;
+  usage: UsageTotals;
+  warnings: string[];
+}
+
+/** Rebuilds the conversation from transcript records; a record of the wrong shape is skipped with a warning. */
+export function restoreConversation(records: readonly Record<string, unknown>[]): RestoredConversation {
+  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), warnings: [] };
+  for (const record of records) {
+    if (record.type === 'message') {
+      const message = record.message as { role?: unknown; content?: unknown } | undefined;
+      const validRole = message?.role === 'user' || message?.role === 'assistant';
+      const validContent = typeof message?.content === 'string' || Array.isArray(message?.content);
+      if (validRole && validContent) restored.messages.push(message as ChatMessage);
+      else restored.warnings.push('A saved message had an unexpected shape and was skipped.');
+    } else if (record.type === 'plan_seen' && typeof record.version === 'number') {
+      restored.agentSeenVersion = record.version;
+    } else if (record.type === 'usage' && typeof record.round === 'object' && record.round !== null) {
+      const round = record.round as Partial<UsageTotals>;
+      for (const key of Object.keys(restored.usage) as (keyof UsageTotals)[]) restored.usage[key] += Number(round[key] ?? 0) || 0;
+    }
+  }
+  return restored;
+}

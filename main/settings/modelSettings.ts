@@ -1,0 +1,82 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MAX_TOKENS = 16_000;
+
+export const SettingsFileSchema = z
+  .object({
+    apiKey: z.string().optional(),
+    baseURL: z.string().url().optional(),
+    model: z.string().min(1).optional(),
+    maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+    reminderRounds: z.number().int().min(1).max(100).optional(),
+    gateBound: z.number().int().min(0).max(20).optional(),
+  })
+  .strict();
+export type SettingsFile = z.infer<typeof SettingsFileSchema>;
+
+/** What the agent runs with, after the environment has overridden the settings file. */
+export interface ModelSettings {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  model: string;
+  maxTokens: number;
+  reminderRounds: number;
+  gateBound: number;
+}
+
+export class SettingsError extends Error {}
+
+export function settingsPath(dataDir: string): string {
+  return join(dataDir, 'settings.json');
+}
+
+/** Reads `<dataDir>/settings.json`; a missing file is empty settings, a broken one is an error to fix. */
+export function readSettingsFile(dataDir: string): SettingsFile {
+  const path = settingsPath(dataDir);
+  if (!existsSync(path)) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new SettingsError(`${path} is not valid JSON (${(error as Error).message}). Fix or delete the file.`);
+  }
+  const parsed = SettingsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ');
+    throw new SettingsError(`${path} has invalid settings: ${issues}.`);
+  }
+  return parsed.data;
+}
+
+/** Saves the settings file readable only by its owner, atomically. */
+export function writeSettingsFile(dataDir: string, settings: SettingsFile): void {
+  const path = settingsPath(dataDir);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(SettingsFileSchema.parse(settings), null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  renameSync(temp, path);
+}
+
+/** ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, KEEL_MODEL (or ANTHROPIC_MODEL) override the file. */
+export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv = process.env): ModelSettings {
+  const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+  return {
+    apiKey: pick(env.ANTHROPIC_API_KEY, file.apiKey),
+    baseURL: pick(env.ANTHROPIC_BASE_URL, file.baseURL),
+    model: pick(env.KEEL_MODEL, env.ANTHROPIC_MODEL, file.model) ?? DEFAULT_MODEL,
+    maxTokens: file.maxTokens ?? DEFAULT_MAX_TOKENS,
+    reminderRounds: file.reminderRounds ?? DEFAULT_REMINDER_ROUNDS,
+    gateBound: file.gateBound ?? DEFAULT_GATE_BOUND,
+  };
+}
+
+/** Never show a key whole: enough to recognise it, not to use it. */
+export function maskKey(key: string | undefined): string {
+  if (!key) return '(not set)';
+  return key.length <= 8 ? '••••' : `${key.slice(0, 4)}…${key.slice(-2)}`;
+}
