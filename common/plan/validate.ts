@@ -14,6 +14,15 @@ export interface PlanRefusal {
 
 export type PlanValidation = { ok: true; items: PlanItem[] } | { ok: false; error: PlanRefusal };
 
+export interface ValidateOptions {
+  /**
+   * Ids that items of earlier versions carried (the store passes its whole history). A new item
+   * never gets one of them, so a diff across several versions cannot mistake a removed step and a
+   * later, unrelated new step for one reworded step.
+   */
+  usedIds?: Iterable<string>;
+}
+
 interface CheckedItem {
   id: string | undefined;
   content: string;
@@ -25,9 +34,9 @@ interface CheckedItem {
  * The one function that decides whether a proposed plan is valid (PLAN-RULES.md, "One validator").
  * The `todo` tool, board edits, restored and imported plans all come through here.
  * All or nothing: on any problem it returns every problem found and no items.
- * `previous` is the stored plan; it is only used to keep ids stable across rewrites.
+ * `previous` is the stored plan; it and `options.usedIds` are only used to keep ids stable across rewrites.
  */
-export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = []): PlanValidation {
+export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = [], options: ValidateOptions = {}): PlanValidation {
   if (!Array.isArray(proposed)) {
     return refuse([
       {
@@ -70,7 +79,7 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
   }
 
   if (problems.length > 0) return refuse(problems);
-  return { ok: true, items: assignIds(checked as CheckedItem[], previous) };
+  return { ok: true, items: assignIds(checked as CheckedItem[], previous, options.usedIds ?? []) };
 }
 
 function checkItem(raw: unknown, index: number, problems: PlanProblem[]): CheckedItem | null {
@@ -87,7 +96,8 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     problems.push({ index, message: `${where}: content must be text, but got ${describeType(fields.content)}.` });
     ok = false;
   } else if (content === '') {
-    problems.push({ index, message: `${where}: content is empty. Give every item a short, checkable description of the step.` });
+    const what = typeof fields.content === 'string' ? 'empty' : 'missing';
+    problems.push({ index, message: `${where}: content is ${what}. Give every item a short, checkable description of the step.` });
     ok = false;
   }
 
@@ -98,7 +108,8 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
       status = normalised as PlanStatus;
     } else {
       const shown = typeof fields.status === 'string' ? `"${fields.status}"` : describeType(fields.status);
-      problems.push({ index, message: `${where} ("${content}"): status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
+      const named = content === '' ? where : `${where} ("${content}")`;
+      problems.push({ index, message: `${named}: status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
       ok = false;
     }
   }
@@ -131,7 +142,7 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
  * else when its text matches an unclaimed previous item, else when it stands where an unclaimed
  * previous item stood (a reworded step). Anything left gets a fresh id.
  */
-function assignIds(items: CheckedItem[], previous: readonly PlanItem[]): PlanItem[] {
+function assignIds(items: CheckedItem[], previous: readonly PlanItem[], usedIds: Iterable<string>): PlanItem[] {
   const claimed = new Set(items.flatMap((item) => (item.id ? [item.id] : [])));
   const ids: (string | undefined)[] = items.map((item) => item.id);
 
@@ -154,7 +165,9 @@ function assignIds(items: CheckedItem[], previous: readonly PlanItem[]): PlanIte
     });
   }
 
-  let next = 1 + Math.max(0, ...[...previous.map((p) => p.id), ...claimed].map((id) => (/^\d+$/.test(id) ? Number(id) : 0)));
+  const known = [...previous.map((p) => p.id), ...claimed, ...usedIds];
+  // reduce, not Math.max(...): a long session's history can hold more ids than a call may take arguments.
+  let next = 1 + known.reduce((max, id) => (/^\d+$/.test(id) ? Math.max(max, Number(id)) : max), 0);
   return items.map((item, i) => {
     let id = ids[i];
     if (!id) {
@@ -173,6 +186,7 @@ function normaliseText(text: string): string {
 }
 
 function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'string') return `the text "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
@@ -181,7 +195,9 @@ function describeType(value: unknown): string {
 }
 
 function refuse(problems: PlanProblem[]): PlanValidation {
-  const lines = problems.map((p) => `- ${p.message}`);
-  const message = `Plan refused; nothing was changed. ${problems.length === 1 ? 'One problem' : `${problems.length} problems`}:\n${lines.join('\n')}\nSend the whole corrected list again.`;
+  // `problems` keeps one entry per offending item (the board marks each), but the text says a
+  // shared problem once: three items in_progress is one thing to fix, not two identical lines.
+  const lines = [...new Set(problems.map((p) => `- ${p.message}`))];
+  const message = `Plan refused; nothing was changed. ${lines.length === 1 ? 'One problem' : `${lines.length} problems`}:\n${lines.join('\n')}\nSend the whole corrected list again.`;
   return { ok: false, error: { message, problems } };
 }

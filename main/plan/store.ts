@@ -62,7 +62,10 @@ export class PlanStore {
     if (options.baseVersion !== undefined && options.baseVersion !== this.version) {
       return { ok: false, reason: 'conflict', current: this.current };
     }
-    const checked = validatePlan(items, this.items);
+    // Every id the history ever held is off limits for new items, so changesSince() across several
+    // versions reports a deleted step and a later new step as a removal and an addition.
+    const usedIds = this.versions.flatMap((v) => v.items.map((item) => item.id));
+    const checked = validatePlan(items, this.items, { usedIds });
     if (!checked.ok) return { ok: false, reason: 'invalid', error: checked.error };
     const changes = diffPlans(this.items, checked.items);
     const version: PlanVersion = {
