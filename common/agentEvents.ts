@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlanItemSchema } from './contract';
+import { PlanItemSchema } from './plan/schemas';
 
 /** What the agent is doing, as the status bar and `keel run` show it. */
 export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'done', 'stopped_unfinished', 'cancelled', 'error']);

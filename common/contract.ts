@@ -1,19 +1,15 @@
 import { z } from 'zod';
-import { PLAN_STATUSES } from './plan/types';
+import { AgentEventSchema } from './agentEvents';
+import { PlanItemSchema } from './plan/schemas';
 import type { Result } from './result';
+
+export { PlanItemSchema };
 
 /*
  * The one contract between the renderer and main. Every request and event is declared here once,
  * with zod schemas; the Electron IPC binding, the preload, the WebSocket host and the web client
  * are all derived from these two objects, so they are also the allowlist.
  */
-
-export const PlanItemSchema = z.object({
-  id: z.string(),
-  content: z.string(),
-  status: z.enum(PLAN_STATUSES),
-  activeForm: z.string().optional(),
-});
 
 export const PlanSnapshotSchema = z.object({
   /** 0 before the first version. */
@@ -61,11 +57,16 @@ export const requests = {
     input: z.object({ baseVersion: z.number().int().nonnegative(), items: z.array(ProposedPlanItemSchema) }).strict(),
     output: PlanSnapshotSchema,
   },
+  /** Starts a task with the person's message; progress arrives as `agent.event`. */
+  'task.send': { input: z.object({ text: z.string().trim().min(1) }).strict(), output: z.object({ taskId: z.string() }) },
+  /** Stops the running task at once (no-op when none runs). */
+  'task.stop': { input: none, output: z.object({ stopped: z.boolean() }) },
 } as const;
 
 export const events = {
   'workspace.changed': WorkspaceInfoSchema.nullable(),
   'plan.changed': PlanSnapshotSchema,
+  'agent.event': AgentEventSchema,
 } as const;
 
 export type RequestChannel = keyof typeof requests;
@@ -102,6 +103,8 @@ export const ErrorCodes = {
   planConflict: 'plan_conflict',
   noWorkspace: 'no_workspace',
   workspaceNotFound: 'workspace_not_found',
+  taskRunning: 'task_running',
+  config: 'config',
   unsupported: 'unsupported',
   internal: 'internal',
 } as const;

@@ -71,6 +71,11 @@ export class Agent {
   }
 
   async runTask(text: string): Promise<TaskResult> {
+    return this.startTask(text).done;
+  }
+
+  /** Starts a task and returns at once with its id; `done` settles when it ends (it never rejects). */
+  startTask(text: string): { taskId: string; done: Promise<TaskResult> } {
     if (this.controller) throw new Error('A task is already running. Stop it first, or wait for it to finish.');
     const controller = new AbortController();
     this.controller = controller;
@@ -78,6 +83,11 @@ export class Agent {
     const session = this.options.session;
     session.recordTask({ event: 'start', taskId, text });
     this.emit({ type: 'task_started', taskId, text });
+    return { taskId, done: this.finishTask(taskId, text, controller) };
+  }
+
+  private async finishTask(taskId: string, text: string, controller: AbortController): Promise<TaskResult> {
+    const session = this.options.session;
     let result: TaskResult;
     try {
       result = await this.loop(taskId, text, controller.signal);

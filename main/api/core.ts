@@ -1,8 +1,11 @@
 import type { AppInfo, EventChannel, EventPayload, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import { Agent } from '../agent/agent';
+import type { AgentTool } from '../agent/toolRunner';
 import type { PlanStore } from '../plan/store';
-import { WorkspaceError, WorkspaceSession } from '../session/workspaceSession';
+import { readSettingsFile, resolveModelSettings, type ModelSettings } from '../settings/modelSettings';
+import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import type { Handlers } from './dispatch';
 
 /** An event of the contract, narrowed by its channel. */
@@ -15,6 +18,10 @@ export interface CoreOptions {
   version: string;
   /** The host's native folder picker, where it has one. */
   chooseFolder?: () => Promise<string | null>;
+  /** The workspace tools the agent gets (files, bash); the todo tool is always added. */
+  tools?: () => AgentTool[];
+  /** Model settings; by default the settings file in dataDir, overridden by the environment. */
+  settings?: () => ModelSettings;
   log?: (message: string) => void;
 }
 
@@ -24,13 +31,18 @@ export interface CoreOptions {
  */
 export class KeelCore {
   private session: WorkspaceSession | null = null;
+  private agent: Agent | null = null;
   private readonly listeners = new Set<EventListener>();
-  private unsubscribePlan: (() => void) | null = null;
+  private unsubscribeSession: (() => void) | null = null;
 
   constructor(private readonly options: CoreOptions) {}
 
   get currentSession(): WorkspaceSession | null {
     return this.session;
+  }
+
+  get currentAgent(): Agent | null {
+    return this.agent;
   }
 
   onEvent(listener: EventListener): () => void {
@@ -42,22 +54,31 @@ export class KeelCore {
     for (const listener of this.listeners) listener({ channel: event, payload } as CoreEvent);
   }
 
-  openWorkspace(folder: string): Result<WorkspaceInfo> {
+  openWorkspace(folder: string, options: OpenSessionOptions = {}): Result<WorkspaceInfo> {
     let session: WorkspaceSession;
     try {
-      session = WorkspaceSession.open(this.options.dataDir, folder);
+      session = WorkspaceSession.open(this.options.dataDir, folder, options);
     } catch (error) {
       if (error instanceof WorkspaceError) return fail(ErrorCodes.workspaceNotFound, error.message);
       throw error;
     }
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
-    this.unsubscribePlan?.();
+    this.agent?.stop();
+    this.unsubscribeSession?.();
     this.session = session;
-    this.unsubscribePlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
+    const agent = new Agent({ session, settings: () => this.modelSettings(), tools: this.options.tools?.() ?? [] });
+    this.agent = agent;
+    const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
+    const stopAgent = agent.on((event) => this.emit('agent.event', event));
+    this.unsubscribeSession = () => (stopPlan(), stopAgent());
     const info = workspaceInfo(session);
     this.emit('workspace.changed', info);
     this.emit('plan.changed', snapshot(session.plan));
     return ok(info);
+  }
+
+  modelSettings(): ModelSettings {
+    return this.options.settings?.() ?? resolveModelSettings(readSettingsFile(this.options.dataDir));
   }
 
   readonly handlers: Handlers = {
@@ -94,6 +115,17 @@ export class KeelCore {
         );
       }
       return fail(ErrorCodes.planInvalid, result.error.message, { problems: result.error.problems });
+    },
+    'task.send': ({ text }) => {
+      const agent = this.agent;
+      if (!agent) return fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder for the agent to work in first.');
+      if (agent.running) return fail(ErrorCodes.taskRunning, 'A task is already running. Stop it first, or wait for it to finish.');
+      return ok({ taskId: agent.startTask(text).taskId });
+    },
+    'task.stop': () => {
+      const running = this.agent?.running ?? false;
+      this.agent?.stop();
+      return ok({ stopped: running });
     },
   };
 }

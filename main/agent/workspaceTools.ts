@@ -1,0 +1,6 @@
+import type { AgentTool } from './toolRunner';
+
+/** The tools every agent gets in its workspace, besides `todo`. */
+export function workspaceTools(): AgentTool[] {
+  return [];
+}

@@ -1,0 +1,92 @@
+import type { TaskOutcome } from '../../common/agentEvents';
+import { workspaceTools } from '../agent/workspaceTools';
+import { KeelCore, snapshot } from '../api/core';
+import { defaultDataDir } from '../session/dataDir';
+import { maskKey } from '../settings/modelSettings';
+import { parseArgs, UsageError } from './args';
+import { RunPrinter } from './runPrinter';
+
+export interface RunArgs {
+  workspace: string;
+  json: boolean;
+  resume?: string;
+  task: string;
+}
+
+export function parseRunArgs(args: readonly string[]): RunArgs {
+  const { flags, positional } = parseArgs(args, { values: ['--workspace', '--resume'], switches: ['--json'] });
+  const task = positional.join(' ').trim();
+  if (task === '') throw new UsageError('Give the task to run, e.g. keel run --workspace . "add a README".');
+  const workspace = flags.get('--workspace');
+  const resume = flags.get('--resume');
+  return {
+    workspace: typeof workspace === 'string' ? workspace : process.cwd(),
+    json: flags.get('--json') === true,
+    ...(typeof resume === 'string' ? { resume } : {}),
+    task,
+  };
+}
+
+export const EXIT = { done: 0, error: 1, usage: 2, unfinished: 3, interrupted: 130 } as const;
+
+const exitFor: Record<TaskOutcome, number> = {
+  done: EXIT.done,
+  stopped_unfinished: EXIT.unfinished,
+  error: EXIT.error,
+  refused: EXIT.error,
+  cancelled: EXIT.interrupted,
+};
+
+/** `keel run`: one task, headless, on the same core as the window. */
+export async function runTask(args: RunArgs): Promise<number> {
+  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, log: (m) => console.error(m) });
+  let settings;
+  try {
+    settings = core.modelSettings();
+  } catch (error) {
+    console.error(`keel: ${(error as Error).message}`);
+    return EXIT.error;
+  }
+  if (!settings.apiKey) {
+    console.error('keel: No API key is set. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Anthropic-compatible endpoint), or add "apiKey" to the settings file.');
+    return EXIT.error;
+  }
+  const opened = core.openWorkspace(args.workspace, args.resume !== undefined ? { sessionId: args.resume } : { fresh: true });
+  if (!opened.ok) {
+    console.error(`keel: ${opened.error.message}`);
+    return EXIT.error;
+  }
+  const agent = core.currentAgent!;
+  const session = core.currentSession!;
+
+  const printer = new RunPrinter({ write: (text) => process.stdout.write(text) });
+  const emit = (record: object) => process.stdout.write(`${JSON.stringify(record)}\n`);
+  if (args.json) emit({ type: 'session', sessionId: session.id, workspace: session.workspace, model: settings.model });
+  else console.error(`keel: session ${session.id} in ${session.workspace} (model ${settings.model}, key ${maskKey(settings.apiKey)})`);
+  core.onEvent((event) => {
+    if (event.channel === 'plan.changed') {
+      if (args.json) emit({ type: 'plan', ...event.payload });
+      else printer.plan(event.payload);
+    } else if (event.channel === 'agent.event') {
+      if (args.json) emit(event.payload);
+      else printer.event(event.payload);
+    }
+  });
+
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    agent.stop();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const { done } = agent.startTask(args.task);
+    const result = await done;
+    if (args.json) emit({ type: 'result', outcome: result.outcome, plan: snapshot(session.plan), ...(result.message ? { message: result.message } : {}) });
+    return interrupted ? EXIT.interrupted : exitFor[result.outcome];
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,79 @@
+import type { AgentEvent } from '../../common/agentEvents';
+import type { PlanSnapshot } from '../../common/contract';
+import { planProgress, renderPlan } from '../../common/plan/render';
+
+export interface Output {
+  write(text: string): void;
+}
+
+/** How `keel run` shows a task to a person reading a terminal: streamed text, each tool call, the plan. */
+export class RunPrinter {
+  private atLineStart = true;
+
+  constructor(private readonly out: Output) {}
+
+  private line(text: string): void {
+    if (!this.atLineStart) this.out.write('\n');
+    this.out.write(`${text}\n`);
+    this.atLineStart = true;
+  }
+
+  plan(plan: PlanSnapshot): void {
+    const { completed, total } = planProgress(plan.items);
+    const who = plan.source === 'user' ? 'you' : 'agent';
+    this.line(`\n── Plan (${completed}/${total} done, changed by ${who}) ──\n${renderPlan(plan.items).replace(/\n\n\(\d+\/\d+ completed\)$/, '')}\n`);
+  }
+
+  event(event: AgentEvent): void {
+    switch (event.type) {
+      case 'text':
+        this.out.write(event.delta);
+        this.atLineStart = event.delta.endsWith('\n');
+        return;
+      case 'stream_retry':
+        this.line(`[the connection broke; trying again (${event.attempt})]`);
+        return;
+      case 'tool_call':
+        this.line(`● ${event.name} ${summariseInput(event.name, event.input)}`);
+        return;
+      case 'tool_result': {
+        if (event.name === 'todo' && !event.isError) return; // the plan itself is printed instead
+        const lines = event.content.split('\n');
+        const first = lines[0]?.slice(0, 160) ?? '';
+        const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : '';
+        this.line(`  ${event.isError ? '✗' : '⎿'} ${first}${more}`);
+        return;
+      }
+      case 'notice':
+        this.line(`[keel: ${event.kind === 'gate' ? 'the plan is unfinished; asking the agent to continue' : event.kind === 'reminder' ? 'reminded the agent to update its plan' : event.kind === 'plan_update' ? 'told the agent of your plan edit' : 'the answer was cut by max_tokens; asking it to continue'}]`);
+        return;
+      case 'task_finished':
+        this.line(finishLine(event));
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+function finishLine(event: Extract<AgentEvent, { type: 'task_finished' }>): string {
+  switch (event.outcome) {
+    case 'done':
+      return '✓ Done.';
+    case 'stopped_unfinished':
+      return `■ Stopped with an unfinished plan:\n${(event.unfinished ?? []).map((i) => `  [ ] ${i.content}`).join('\n')}`;
+    case 'cancelled':
+      return '■ Stopped. The session is saved; resume it with --resume.';
+    default:
+      return `✗ ${event.message ?? 'The task failed.'}`;
+  }
+}
+
+function summariseInput(name: string, input: unknown): string {
+  const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (name === 'bash' && typeof fields.command === 'string') return `$ ${fields.command.split('\n')[0]}`;
+  if (typeof fields.path === 'string') return fields.path;
+  if (typeof fields.pattern === 'string') return fields.pattern;
+  if (name === 'todo' && Array.isArray(fields.items)) return `(${fields.items.length} items)`;
+  return '';
+}

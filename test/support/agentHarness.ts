@@ -1,0 +1,73 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentEvent } from '../../common/agentEvents';
+import type { AgentTool } from '../../main/agent/toolRunner';
+import { KeelCore } from '../../main/api/core';
+import type { ModelSettings } from '../../main/settings/modelSettings';
+import { startScriptedAnthropic, type ScriptedAnthropic, type Step } from './scriptedAnthropic';
+
+export const TEST_API_KEY = 'sk-test-keel-0123456789';
+
+export interface AgentHarness {
+  server: ScriptedAnthropic;
+  core: KeelCore;
+  workspace: string;
+  dataDir: string;
+  events: AgentEvent[];
+  settings: ModelSettings;
+  close(): Promise<void>;
+}
+
+/**
+ * A real KeelCore on a fresh workspace and data folder, whose agent talks through the real SDK to
+ * the project's scripted Anthropic server.
+ */
+export async function startAgentHarness(
+  script: Step[],
+  options: { tools?: AgentTool[]; settings?: Partial<ModelSettings>; apiKey?: string } = {},
+): Promise<AgentHarness> {
+  const server = await startScriptedAnthropic({ script, apiKey: TEST_API_KEY });
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'keel-ws-')));
+  const dataDir = mkdtempSync(join(tmpdir(), 'keel-data-'));
+  const settings: ModelSettings = {
+    apiKey: options.apiKey ?? TEST_API_KEY,
+    baseURL: server.baseURL,
+    model: 'claude-test',
+    maxTokens: 1024,
+    reminderRounds: 3,
+    gateBound: 2,
+    ...options.settings,
+  };
+  const core = new KeelCore({ dataDir, host: 'web', version: 'test', tools: () => options.tools ?? [], settings: () => settings });
+  const opened = core.openWorkspace(workspace);
+  if (!opened.ok) throw new Error(opened.error.message);
+  const events: AgentEvent[] = [];
+  core.onEvent((event) => {
+    if (event.channel === 'agent.event') events.push(event.payload);
+  });
+  return {
+    server,
+    core,
+    workspace,
+    dataDir,
+    events,
+    settings,
+    async close() {
+      core.currentAgent?.stop();
+      await server.close();
+      rmSync(workspace, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tool that does nothing, for rounds that must not touch the plan. */
+export const noopTool: AgentTool = {
+  name: 'noop',
+  description: 'Does nothing.',
+  inputSchema: (await import('zod')).z.object({}).passthrough(),
+  async run() {
+    return { content: 'ok', isError: false };
+  },
+};
