@@ -1,0 +1,12 @@
+import { benchValidator } from './validator';
+
+// `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
+const only = process.argv.slice(2);
+const benches: Record<string, () => unknown> = {
+  validator: benchValidator,
+};
+
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  await run();
+}
