@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * ask: ask before commands and file changes. auto_edits: file changes inside the workspace go
+ * ahead, commands are asked. full_auto: nothing is asked.
+ */
+export const ApprovalModeSchema = z.enum(['ask', 'auto_edits', 'full_auto']);
+export type ApprovalMode = z.infer<typeof ApprovalModeSchema>;
+export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'auto_edits';
+
+export type ToolKind = 'command' | 'file_change' | 'read' | 'plan';
+
+/** An approval card: exactly what will run or change. */
+export const ApprovalRequestSchema = z.object({
+  id: z.string(),
+  toolUseId: z.string(),
+  tool: z.string(),
+  /** The command line, for bash. */
+  command: z.string().optional(),
+  /** The file, for a write or edit. */
+  path: z.string().optional(),
+  /** A unified diff of the change, for a write or edit. */
+  diff: z.string().optional(),
+  /** The rule "Allow for this session" would add, e.g. "command:npm" or "file_change". */
+  sessionRule: z.string(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
+
+export const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('allow_once') }),
+  z.object({ decision: z.literal('allow_session') }),
+  z.object({ decision: z.literal('deny'), reason: z.string().max(4000).optional() }),
+]);
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
