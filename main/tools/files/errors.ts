@@ -1,0 +1,47 @@
+import type { ToolResult } from '../types';
+
+export function failure(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+export function success(content: string): ToolResult {
+  return { content, isError: false };
+}
+
+/**
+ * Turns a thrown file-system error into a sentence that says what failed, for which path and what
+ * to do, instead of a bare errno a model would retry blindly.
+ */
+export function describeFsError(error: unknown, displayPath: string, action: string): string {
+  if (isAbort(error)) return `Stopped: the task was cancelled while ${action} "${displayPath}".`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return `"${displayPath}" does not exist. Check the path (list_files shows what is there).`;
+    case 'ENOTDIR':
+      return `A part of "${displayPath}" is a file, not a folder. Check the path (list_files shows what is there).`;
+    case 'EEXIST':
+      return `A part of "${displayPath}" already exists as a file, so it cannot be a folder. Check the path (list_files shows what is there).`;
+    case 'EISDIR':
+      return `"${displayPath}" is a folder, not a file. Use list_files to see what is inside it.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Permission denied while ${action} "${displayPath}". The person may need to change the file's permissions.`;
+    case 'ENOSPC':
+      return `The disk is full while ${action} "${displayPath}"; nothing was changed. Free some space and try again.`;
+    case 'EROFS':
+      return `"${displayPath}" is on a read-only file system and cannot be changed.`;
+    case 'ENAMETOOLONG':
+      return `The path "${displayPath}" is too long for the file system. Use a shorter name.`;
+    case 'EBUSY':
+      return `"${displayPath}" is busy (locked by another program). Try again once it is closed.`;
+    default: {
+      const detail = error instanceof Error ? error.message : String(error);
+      return `Failed while ${action} "${displayPath}": ${detail}`;
+    }
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

@@ -1,0 +1,17 @@
+import picomatch from 'picomatch';
+
+export type GlobMatcher = (relativePath: string) => boolean;
+
+/**
+ * A matcher for paths relative to the searched folder. A pattern without a slash matches the file
+ * name at any depth (`*.ts`, as in .gitignore and ripgrep's --glob); dotfiles match like any file.
+ */
+export function globMatcher(pattern: string): GlobMatcher | { error: string } {
+  const cleaned = pattern.trim().replace(/^(\.\/)+/, '');
+  if (cleaned === '') return { error: 'The glob pattern is empty. Use for example "**/*.ts", "*.md" or "src/**".' };
+  try {
+    return picomatch(cleaned, { dot: true, basename: true });
+  } catch (error) {
+    return { error: `The glob pattern "${pattern}" is not valid (${error instanceof Error ? error.message : String(error)}). Use for example "**/*.ts", "*.md" or "src/**".` };
+  }
+}

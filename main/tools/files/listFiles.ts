@@ -1,0 +1,68 @@
+import { realpath, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Tool } from '../types';
+import { resolveInWorkspace } from './confine';
+import { describeFsError, failure, success } from './errors';
+import { globMatcher } from './glob';
+import { walkFiles } from './walk';
+
+/** Enough to see a project's shape; more only fills the model's context with names. */
+export const LIST_MAX_ENTRIES = 1000;
+
+const inputSchema = z.object({
+  pattern: z
+    .string()
+    .optional()
+    .describe('Glob for the files to list, relative to `path` (default "**/*", everything). Without a slash it matches file names at any depth: "*.ts".'),
+  path: z.string().optional().describe('Folder to list, relative to the workspace (default: the workspace itself).'),
+});
+
+export const listFilesTool: Tool<typeof inputSchema> = {
+  name: 'list_files',
+  description: [
+    'List the files in the workspace (or a folder of it) whose path matches a glob, such as "**/*.ts", "*.md" or "src/**/test_*.py".',
+    'Paths are returned one per line, relative to the workspace (ready for read_file), sorted.',
+    'Files ignored by .gitignore (at the root or in subfolders) and everything in .git and node_modules are left out.',
+    `At most ${LIST_MAX_ENTRIES} paths are returned; a note says when the list was cut (then narrow the pattern or the path).`,
+  ].join(' '),
+  inputSchema,
+  async run(input, context) {
+    const folder = input.path ?? '.';
+    const resolved = await resolveInWorkspace(context.workspace, folder);
+    if (!resolved.ok) return failure(resolved.message);
+    const shown = resolved.relative;
+    const pattern = input.pattern ?? '**/*';
+    const matches = globMatcher(pattern);
+    if ('error' in matches) return failure(matches.error);
+    try {
+      const info = await stat(resolved.absolute);
+      if (!info.isDirectory()) {
+        return failure(`"${shown}" is a file, not a folder. Use read_file to read it, or give its folder as path.`);
+      }
+      const root = await realpath(context.workspace);
+      const found: string[] = [];
+      let cut = false;
+      const { startIgnored } = await walkFiles(
+        root,
+        resolved.absolute,
+        (file) => {
+          if (!matches(file.fromStart)) return;
+          if (found.length === LIST_MAX_ENTRIES) {
+            cut = true;
+            return false;
+          }
+          found.push(file.relative);
+        },
+        context.signal,
+      );
+      const where = shown === '.' ? 'the workspace' : `"${shown}"`;
+      const notes: string[] = [];
+      if (startIgnored) notes.push(`(Note: ${where} is ignored by .gitignore; listed because it was asked for.)`);
+      if (found.length === 0) return success([`No files match "${pattern}" in ${where} (ignored files are left out).`, ...notes].join('\n'));
+      if (cut) notes.push(`(Showing the first ${LIST_MAX_ENTRIES} files; there are more. Narrow the pattern or the path to see the rest.)`);
+      return success([...found, ...notes].join('\n'));
+    } catch (error) {
+      return failure(describeFsError(error, shown, 'listing'));
+    }
+  },
+};
