@@ -141,11 +141,7 @@ export class Agent {
 
       for (;;) {
         if (signal.aborted) return this.cancelled(taskId, pending);
-        const update = takeUserPlanUpdate(session);
-        if (update) {
-          pending.push(update);
-          this.emit({ type: 'notice', kind: 'plan_update', message: update.text });
-        }
+        this.addUserPlanUpdate(pending);
         session.appendMessage({ role: 'user', content: pending });
         pending = [];
 
@@ -190,6 +186,8 @@ export class Agent {
           const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
           pending = await this.runCalls(calls, cut, signal);
           if (signal.aborted) return this.cancelled(taskId, pending);
+          // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
+          this.addUserPlanUpdate(pending);
           const reminder = takeReminder(session, settings.reminderRounds);
           if (reminder) {
             pending.push(reminder);
@@ -248,6 +246,14 @@ export class Agent {
       results.push(toolResultBlock(call.id, result));
     }
     return results;
+  }
+
+  /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
+  private addUserPlanUpdate(pending: ContentBlockParam[]): void {
+    const update = takeUserPlanUpdate(this.options.session);
+    if (!update) return;
+    pending.push(update);
+    this.emit({ type: 'notice', kind: 'plan_update', message: update.text });
   }
 
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */

@@ -19,7 +19,10 @@ export function takeUserPlanUpdate(session: WorkspaceSession): TextBlockParam | 
   return { type: 'text', text };
 }
 
-/** The reminder block when it is due after a round of tool calls (never while waiting for the person). */
+/**
+ * The reminder block when it is due after a round of tool calls (never while waiting for the person).
+ * Take the person's unseen edits first: this marks the plan seen, which would swallow them.
+ */
 export function takeReminder(session: WorkspaceSession, threshold: number): TextBlockParam | null {
   const plan = session.plan;
   const due = reminderDue({ items: plan.items, roundsSinceUpdate: plan.roundsSinceUpdate, threshold, waitingForUser: false });
@@ -28,11 +31,13 @@ export function takeReminder(session: WorkspaceSession, threshold: number): Text
   return { type: 'text', text: reminderText(plan.items, plan.roundsSinceUpdate) };
 }
 
-/** A new task told of an unfinished plan left by an earlier one: shown, but not binding. */
+/**
+ * A new task told of an unfinished plan left by an earlier one: shown, but not binding. It does not
+ * mark the plan seen: an edit the person made since still reaches the model as a `<plan-update>`.
+ */
 export function earlierPlanNote(session: WorkspaceSession): TextBlockParam | null {
   const items = session.plan.items;
   if (unfinishedItems(items).length === 0) return null;
-  session.markPlanSeen(session.plan.version);
   return {
     type: 'text',
     text:
