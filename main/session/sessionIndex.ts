@@ -1,0 +1,87 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { TaskOutcome } from '../../common/agentEvents';
+import { sessionsFolder } from './workspaceSession';
+
+export interface SessionSummary {
+  id: string;
+  /** From the first task's text; "New session" before any. */
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The last task's outcome, or null when none has ended. */
+  lastOutcome: TaskOutcome | null;
+}
+
+const HEAD_BYTES = 64 * 1024;
+const TAIL_BYTES = 64 * 1024;
+
+/** The sessions of one folder, newest first; reads only the head and tail of each transcript. */
+export function listSessions(dataDir: string, workspace: string): SessionSummary[] {
+  const dir = sessionsFolder(dataDir, workspace);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .reverse()
+    .map((name) => summarise(join(dir, name)));
+}
+
+function summarise(path: string): SessionSummary {
+  const stat = statSync(path);
+  const head = records(readSlice(path, 0, Math.min(HEAD_BYTES, stat.size)));
+  const tail = stat.size > HEAD_BYTES ? records(readSlice(path, stat.size - TAIL_BYTES, TAIL_BYTES)) : head;
+  const header = head.find((r) => r.type === 'session');
+  const firstTask = head.find((r) => r.type === 'task' && r.event === 'start' && typeof r.text === 'string');
+  const lastEnd = [...tail].reverse().find((r) => r.type === 'task' && r.event === 'end');
+  const title = typeof firstTask?.text === 'string' ? oneLine(firstTask.text) : 'New session';
+  return {
+    id: basename(path, '.jsonl'),
+    title,
+    createdAt: typeof header?.createdAt === 'string' ? header.createdAt : stat.birthtime.toISOString(),
+    updatedAt: stat.mtime.toISOString(),
+    lastOutcome: typeof lastEnd?.outcome === 'string' ? (lastEnd.outcome as TaskOutcome) : null,
+  };
+}
+
+function readSlice(path: string, start: number, length: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.max(0, length));
+    const read = readSync(fd, buffer, 0, buffer.length, Math.max(0, start));
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whole lines that parse; a slice cut mid-line loses only that line. */
+function records(text: string): Record<string, unknown>[] {
+  return text.split('\n').flatMap((line) => {
+    try {
+      const value: unknown = JSON.parse(line);
+      return typeof value === 'object' && value !== null ? [value as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function oneLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * Deleting a session moves its transcript to `trash/` in the data folder rather than erasing it:
+ * a mistaken click loses nothing.
+ */
+export function trashSession(dataDir: string, workspace: string, sessionId: string): boolean {
+  if (!/^[\w.-]+$/.test(sessionId)) return false;
+  const path = join(sessionsFolder(dataDir, workspace), `${sessionId}.jsonl`);
+  if (!existsSync(path)) return false;
+  const trash = join(dataDir, 'trash');
+  mkdirSync(trash, { recursive: true, mode: 0o700 });
+  renameSync(path, join(trash, `${basename(sessionsFolder(dataDir, workspace))}-${sessionId}.jsonl`));
+  return true;
+}

@@ -1,0 +1,44 @@
+import type { ChatItem } from '../../common/chat';
+import { TaskOutcomeSchema } from '../../common/agentEvents';
+
+/**
+ * The chat as the person saw it, rebuilt from transcript records in order: their messages,
+ * the model's text, tool calls with their results, Keel's notices and each task's outcome.
+ */
+export function timelineFromRecords(records: readonly Record<string, unknown>[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, number>();
+  let counter = 0;
+  for (const record of records) {
+    if (record.type === 'task' && record.event === 'start' && typeof record.text === 'string') {
+      items.push({ kind: 'user', id: `task-${String(record.taskId)}`, text: record.text });
+    } else if (record.type === 'task' && record.event === 'end') {
+      const outcome = TaskOutcomeSchema.safeParse(record.outcome);
+      if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
+    } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
+      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message });
+    } else if (record.type === 'message') {
+      const message = record.message as { role?: string; content?: unknown } | undefined;
+      if (!message || !Array.isArray(message.content)) continue;
+      for (const block of message.content as Record<string, unknown>[]) {
+        if (message.role === 'assistant' && block.type === 'text' && typeof block.text === 'string') {
+          items.push({ kind: 'assistant', id: `text-${counter++}`, text: block.text });
+        } else if (message.role === 'assistant' && block.type === 'tool_use' && typeof block.id === 'string') {
+          tools.set(block.id, items.length);
+          items.push({ kind: 'tool', id: block.id, name: String(block.name), input: block.input });
+        } else if (message.role === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+          const at = tools.get(block.tool_use_id);
+          const tool = at === undefined ? undefined : items[at];
+          if (tool?.kind === 'tool') items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true } };
+        }
+      }
+    }
+  }
+  return items;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('\n');
+  return '';
+}
