@@ -78,6 +78,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = refuseUpgrade(req, token, ownHosts, ownOrigins);
     if (refusal) {
+      // Node leaves an upgrading socket without an error listener: a client that resets the
+      // connection while it is refused would otherwise crash the whole host.
+      socket.on('error', () => socket.destroy());
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
