@@ -1,0 +1,44 @@
+import { useState, type FormEvent } from 'react';
+import { PlusIcon } from '../ui/icons';
+import { ErrorList } from './ErrorList';
+
+interface Props {
+  /** Resolves true when main stored the new item. */
+  onAdd(content: string): Promise<boolean>;
+  errors: readonly string[];
+}
+
+/** The row that adds a step at the end of the plan; Enter adds. */
+export function AddItem({ onAdd, errors }: Props) {
+  const [draft, setDraft] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const stored = await onAdd(draft);
+    setBusy(false);
+    if (stored) setDraft('');
+  };
+
+  return (
+    <form className="add-item" onSubmit={(event) => void submit(event)} aria-busy={busy}>
+      <div className="add-row">
+        <PlusIcon />
+        <input
+          className="add-input"
+          aria-label="New step"
+          placeholder="Add a step…"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          autoComplete="off"
+          spellCheck
+        />
+        <button type="submit" className="button button-primary button-small">
+          Add
+        </button>
+      </div>
+      <ErrorList messages={errors} className="add-errors" />
+    </form>
+  );
+}

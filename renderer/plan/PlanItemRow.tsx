@@ -1,0 +1,104 @@
+import type { DragEvent, KeyboardEvent } from 'react';
+import type { PlanItem, PlanStatus } from '../../common/plan/types';
+import { ArrowDownIcon, ArrowUpIcon, GripIcon, StatusIcon, TrashIcon } from '../ui/icons';
+import { ErrorList } from './ErrorList';
+import { ItemText } from './ItemText';
+import { StatusSelect } from './StatusSelect';
+
+export type DropSide = 'before' | 'after';
+
+export interface RowDrag {
+  dragging: boolean;
+  dropSide: DropSide | null;
+  onDragStart(event: DragEvent<HTMLElement>): void;
+  onDragOver(event: DragEvent<HTMLLIElement>): void;
+  onDrop(event: DragEvent<HTMLLIElement>): void;
+  onDragEnd(): void;
+}
+
+interface Props {
+  item: PlanItem;
+  first: boolean;
+  last: boolean;
+  errors: readonly string[];
+  editing: boolean;
+  hintId: string;
+  drag: RowDrag;
+  onStartEdit(): void;
+  onStopEdit(): void;
+  onReword(content: string): Promise<boolean>;
+  onStatus(status: PlanStatus): void;
+  /** `part` is the control that had focus, so focus can follow the item. */
+  onMove(delta: number, part: string): void;
+  onDelete(): void;
+}
+
+/** One step of the plan: marker, text, status, and the controls that change it. */
+export function PlanItemRow(props: Props) {
+  const { item, first, last, errors, drag } = props;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    const target = event.target as HTMLElement;
+    if (target.tagName === 'INPUT' || target.tagName === 'SELECT') return;
+    event.preventDefault();
+    props.onMove(event.key === 'ArrowUp' ? -1 : 1, target.dataset.part ?? 'text');
+  };
+
+  const classes = ['plan-item', `is-${item.status}`];
+  if (errors.length > 0) classes.push('has-error');
+  if (drag.dragging) classes.push('is-dragging');
+  if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
+
+  return (
+    <li
+      className={classes.join(' ')}
+      data-item-id={item.id}
+      data-status={item.status}
+      onKeyDown={onKeyDown}
+      onDragOver={drag.onDragOver}
+      onDrop={drag.onDrop}
+    >
+      <span
+        className="drag-handle"
+        draggable
+        data-part="handle"
+        title="Drag to reorder"
+        aria-hidden="true"
+        onDragStart={drag.onDragStart}
+        onDragEnd={drag.onDragEnd}
+      >
+        <GripIcon />
+      </span>
+      <span className="item-marker">
+        <StatusIcon status={item.status} />
+      </span>
+      <div className="item-main">
+        <ItemText
+          content={item.content}
+          editing={props.editing}
+          onStartEdit={props.onStartEdit}
+          onStopEdit={props.onStopEdit}
+          onSave={props.onReword}
+          hintId={props.hintId}
+        />
+        {item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
+        <div className="item-meta">
+          <StatusSelect status={item.status} content={item.content} onChange={props.onStatus} />
+        </div>
+      </div>
+      <div className="item-actions">
+        <button type="button" className="icon-button" aria-label={`Move "${item.content}" up`} title="Move up (Alt+↑)" data-part="up" disabled={first} onClick={() => props.onMove(-1, 'up')}>
+          <ArrowUpIcon />
+        </button>
+        <button type="button" className="icon-button" aria-label={`Move "${item.content}" down`} title="Move down (Alt+↓)" data-part="down" disabled={last} onClick={() => props.onMove(1, 'down')}>
+          <ArrowDownIcon />
+        </button>
+        <button type="button" className="icon-button icon-button-danger" aria-label={`Delete "${item.content}"`} title="Delete" data-part="delete" onClick={props.onDelete}>
+          <TrashIcon />
+        </button>
+      </div>
+      <ErrorList messages={errors} className="item-errors" />
+    </li>
+  );
+}

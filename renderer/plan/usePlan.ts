@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ErrorCodes, type PlanSnapshot, type ProposedPlanItem } from '../../common/contract';
+import type { PlanItem } from '../../common/plan/types';
+import { api } from '../api';
+import { placeProblems, type PlacedProblems, type Proposal } from './proposals';
+
+export interface BoardErrors extends PlacedProblems {
+  /** The plan changed before the edit arrived: the board now shows the current plan. */
+  conflict: string | null;
+}
+
+export const noErrors: BoardErrors = { byItem: {}, add: [], list: [], conflict: null };
+
+/** What the person did: an edit turns the stored items into the whole proposed list. */
+export type Operation = (items: readonly PlanItem[]) => Proposal;
+
+export interface PlanState {
+  /** The STORED plan, as main last reported it; null until it has answered. */
+  snapshot: PlanSnapshot | null;
+  errors: BoardErrors;
+  /**
+   * Sends `operation` applied to `base` (the snapshot the person saw) with its version. While an
+   * earlier edit of this board is still on its way, the operation waits and applies to the plan
+   * that edit stored. Resolves true when main accepted it (or there was nothing to change).
+   */
+  edit(base: PlanSnapshot, operation: Operation, madeBy: 'add' | 'item'): Promise<boolean>;
+}
+
+/**
+ * The board's view of the plan. It never applies an edit locally: it renders what main stored,
+ * from the answer to an edit or from the `plan.changed` event, whichever comes first.
+ */
+export function usePlan(sessionId: string): PlanState {
+  const [snapshot, setSnapshot] = useState<PlanSnapshot | null>(null);
+  const [errors, setErrors] = useState<BoardErrors>(noErrors);
+  const latest = useRef<PlanSnapshot | null>(null);
+  const previousEdit = useRef<Promise<PlanSnapshot | null> | null>(null);
+
+  const show = useCallback((next: PlanSnapshot, force = false) => {
+    if (!force && latest.current !== null && next.version <= latest.current.version) return;
+    latest.current = next;
+    setSnapshot(next);
+  }, []);
+
+  useEffect(() => {
+    latest.current = null;
+    setSnapshot(null);
+    setErrors(noErrors);
+    let live = true;
+    const unsubscribe = api.on('plan.changed', (next) => show(next));
+    void api.request('plan.get', {}).then((result) => {
+      if (live && result.ok) show(result.value);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [sessionId, show]);
+
+  const send = useCallback(
+    async (from: PlanSnapshot, items: ProposedPlanItem[], madeBy: 'add' | 'item'): Promise<PlanSnapshot | null> => {
+      const result = await api.request('plan.edit', { baseVersion: from.version, items });
+      if (result.ok) {
+        show(result.value);
+        setErrors(noErrors);
+        return result.value;
+      }
+      const { code, message, details } = result.error;
+      if (code === ErrorCodes.planConflict) {
+        const current = (details as { current?: PlanSnapshot } | undefined)?.current;
+        if (current) show(current, true);
+        setErrors({ ...noErrors, conflict: message });
+      } else if (code === ErrorCodes.planInvalid) {
+        const problems = (details as { problems?: { index: number | null; message: string }[] } | undefined)?.problems;
+        setErrors({ ...placeProblems(items, problems ?? [{ index: null, message }], madeBy), conflict: null });
+      } else {
+        const placed = placeProblems(items, [{ index: null, message }], madeBy);
+        setErrors({ ...placed, conflict: null });
+      }
+      return null;
+    },
+    [show],
+  );
+
+  const edit = useCallback(
+    (base: PlanSnapshot, operation: Operation, madeBy: 'add' | 'item'): Promise<boolean> => {
+      const before = previousEdit.current;
+      const run = async (): Promise<PlanSnapshot | null> => {
+        let from = base;
+        if (before) {
+          const stored = await before;
+          if (stored === null) return null; // the earlier edit was refused: the person sees why first
+          if (stored.version > from.version) from = stored;
+        }
+        const items = operation(from.items);
+        return items === null ? from : send(from, items, madeBy);
+      };
+      const current = run();
+      previousEdit.current = current;
+      void current.finally(() => {
+        if (previousEdit.current === current) previousEdit.current = null;
+      });
+      return current.then((stored) => stored !== null);
+    },
+    [send],
+  );
+
+  return { snapshot, errors, edit };
+}
