@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
+import { spawn, type IPty } from 'node-pty';
+import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './killTree';
+import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
+import { shellInvocation, type ShellInvocation } from './shell';
+
+export interface PtyRunOptions {
+  /** Working directory; must exist. */
+  cwd: string;
+  /** Kill the run after this many milliseconds. Without it the run may last for ever. */
+  timeoutMs?: number;
+  /** Aborting kills the run (the person's Stop). */
+  signal?: AbortSignal;
+  /** Live output, decoded UTF-8, escape sequences intact (for a terminal view). */
+  onOutput?: (chunk: string) => void;
+  /** Over process.env; a value of undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+  limits?: Partial<OutputLimits>;
+  killGraceMs?: number;
+}
+
+export interface PtyRunResult {
+  /** The command's output for a reader: cleaned, cut to head and tail. */
+  output: ShapedOutput;
+  /** Why the run ended: on its own, or killed by the timeout or the abort signal. */
+  ending: 'exited' | 'timeout' | 'aborted';
+  /** Exit status of the shell; null when it died of a signal or never reported. */
+  exitCode: number | null;
+  /** The signal that ended the shell, e.g. `SIGKILL`; null if it exited normally. */
+  signal: string | null;
+  durationMs: number;
+  shell: ShellInvocation['name'];
+}
+
+/** Environment variable that marks every process of one run, so that its tree can be found. */
+export const RUN_MARKER_VARIABLE = 'KEEL_PTY_RUN';
+
+const DEFAULT_COLS = 120;
+const DEFAULT_ROWS = 30;
+/** If the kernel reports no exit this long after the tree was killed, stop waiting for it. */
+const EXIT_WAIT_AFTER_KILL_MS = 2000;
+
+/**
+ * Runs one shell command in its own pseudo-terminal (so programs behave as for a person: line
+ * buffering, colours, progress bars) and resolves when the shell exits or has been killed.
+ *
+ * It resolves on the shell's own exit, not on the end of the pty's output: a background process
+ * that keeps the terminal open (`daemon &`) must not keep the caller waiting. Processes the
+ * command leaves behind on a normal exit are not killed (a started server may be the point);
+ * on timeout or abort the whole tree is.
+ *
+ * No output is lost at the end (see holdTerminalOpen), at the price of node-pty reporting every
+ * exit about 200 ms late.
+ *
+ * Rejects only when the command cannot be started (missing directory, no shell).
+ */
+export async function runInPty(command: string, options: PtyRunOptions): Promise<PtyRunResult> {
+  const started = Date.now();
+  const shell = shellInvocation(command);
+  const collector = new OutputCollector(options.limits);
+  if (options.signal?.aborted) {
+    return { output: collector.finish(), ending: 'aborted', exitCode: null, signal: null, durationMs: 0, shell: shell.name };
+  }
+  await assertDirectory(options.cwd);
+  const marker = randomUUID();
+  let pty: IPty;
+  try {
+    pty = spawn(shell.file, shell.args, {
+      name: 'xterm-256color',
+      cols: options.cols ?? DEFAULT_COLS,
+      rows: options.rows ?? DEFAULT_ROWS,
+      cwd: options.cwd,
+      env: runEnvironment(options.env, marker),
+      // Raw bytes (POSIX; Windows ignores this and gives strings): decoded below with one
+      // streaming decoder, so a character split across two reads is joined, never replaced.
+      encoding: null,
+    });
+  } catch (error) {
+    throw new Error(`Could not start ${shell.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const heldTerminal = holdTerminalOpen(pty);
+
+  return new Promise<PtyRunResult>((resolve) => {
+    const decoder = new TextDecoder('utf-8');
+    let ending: PtyRunResult['ending'] = 'exited';
+    let exit: { exitCode: number; signal?: number } | undefined;
+    let killed: Promise<void> | undefined;
+    let settled = false;
+
+    const emit = (text: string) => {
+      if (text === '') return;
+      collector.push(text);
+      try {
+        options.onOutput?.(text);
+      } catch {
+        // A failing display must not break the run's bookkeeping.
+      }
+    };
+
+    const dataListener = pty.onData((data: string | Uint8Array) => {
+      if (settled) return;
+      emit(typeof data === 'string' ? data : decoder.decode(data, { stream: true }));
+    });
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      dataListener.dispose();
+      exitListener.dispose();
+      emit(decoder.decode()); // an incomplete character at the very end becomes U+FFFD
+      if (!exit) destroyQuietly(pty);
+      if (heldTerminal !== undefined) closeQuietly(heldTerminal);
+      resolve({
+        output: collector.finish(),
+        ending,
+        exitCode: exit && !exit.signal ? exit.exitCode : null,
+        signal: exit?.signal ? signalName(exit.signal) : null,
+        durationMs: Date.now() - started,
+        shell: shell.name,
+      });
+    };
+
+    const exitListener = pty.onExit((event) => {
+      exit = event;
+      // node-pty emits the exit only after it closed its end of the pty, so no data follows it.
+      if (killed) void killed.then(finish);
+      else finish();
+    });
+
+    const kill = (why: 'timeout' | 'aborted') => {
+      if (exit || killed) return;
+      ending = why;
+      killed = killProcessTree(pty.pid, {
+        marker: `${RUN_MARKER_VARIABLE}=${marker}`,
+        graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+        rootExited: () => exit !== undefined,
+      }).catch(() => undefined);
+      // ConPTY: closing the pseudo-console ends what is still attached to it.
+      if (process.platform === 'win32') pty.kill();
+      void killed.then(() => delay(EXIT_WAIT_AFTER_KILL_MS)).then(finish);
+    };
+
+    const onAbort = () => kill('aborted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => kill('timeout'), options.timeoutMs);
+  });
+}
+
+function runEnvironment(extra: PtyRunOptions['env'], marker: string): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, ...extra };
+  // The pty's own size is the truth; stale values inherited from a parent terminal would lie.
+  delete env.COLUMNS;
+  delete env.LINES;
+  env.TERM = 'xterm-256color';
+  env[RUN_MARKER_VARIABLE] = marker;
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+  return defined;
+}
+
+async function assertDirectory(path: string): Promise<void> {
+  let isDirectory = false;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch {
+    // reported below
+  }
+  // Checked here because on Linux node-pty changes directory in the forked child, where a
+  // failure shows only as exit code 1.
+  if (!isDirectory) throw new Error(`The working directory does not exist: ${path}`);
+}
+
+function signalName(signal: number): string {
+  const entry = Object.entries(osConstants.signals).find(([, number]) => number === signal);
+  return entry ? entry[0] : `signal ${signal}`;
+}
+
+/**
+ * Opens the pty's terminal side in this process too, so it stays open after the command exits.
+ *
+ * On Linux, when the last process holding the terminal side exits, libuv sees the hang-up on the
+ * next short read and reports end-of-file while the kernel still holds output: the end of a
+ * long output is lost, in a measured 32 of 50 runs of a 100 KB print (node-pty issues #72, #85,
+ * #726). With this descriptor open there is no hang-up: the reads go on to the last byte, and
+ * node-pty, seeing the child reaped but the pty still open, closes it itself 200 ms later (the
+ * same path as for a daemon that keeps the terminal). Opened at once after the fork, before the
+ * shell has even started. Not on Windows, where ConPTY has no such side.
+ */
+function holdTerminalOpen(pty: IPty): number | undefined {
+  const path = (pty as IPty & { ptsName?: string }).ptsName;
+  if (process.platform === 'win32' || !path) return undefined;
+  try {
+    // O_NOCTTY: this process must not adopt the command's terminal as its own.
+    return openSync(path, fsConstants.O_WRONLY | fsConstants.O_NOCTTY);
+  } catch {
+    return undefined; // then only the kernel/libuv race above remains
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** Closes the pty of a shell that never reported its exit, so its file descriptor is freed. */
+function destroyQuietly(pty: IPty): void {
+  try {
+    (pty as IPty & { destroy?: () => void }).destroy?.();
+  } catch {
+    // already closed
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,21 @@
+/**
+ * UTF-8 byte length of a string without encoding it: the collector measures every line of a
+ * flood, and this module stays free of Node's Buffer so the shaping can run anywhere.
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else bytes += 3; // the rest of the BMP, and a lone surrogate (encoded as U+FFFD, 3 bytes)
+  }
+  return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
