@@ -63,7 +63,7 @@ function isCutStream(error: unknown): boolean {
 
 export function describeModelError(error: unknown, settings: ModelSettings): ModelError {
   const where = settings.baseURL ? ` at ${settings.baseURL}` : '';
-  const detail = redact(errorText(error), settings.apiKey);
+  const detail = redact(errorText(error), settings.apiKey).replace(/[.\s]+$/, '');
   if (error instanceof ModelError) return error;
   if (error instanceof Anthropic.AuthenticationError) {
     return new ModelError('auth', `The API key was refused (401)${where}. Check the API key in the settings or ANTHROPIC_API_KEY.`);
@@ -84,7 +84,9 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
   return new ModelError('connection', `The connection to the model${where} failed: ${detail}. Check the network and the base URL.`);
 }
 
+/** The API's own words ("model: x"), not the SDK's `404 {"type":"error",…}` wrapping of them. */
 function errorText(error: unknown): string {
+  if (error instanceof Anthropic.APIError && error.apiMessage) return error.apiMessage;
   return error instanceof Error ? error.message : String(error);
 }
 
