@@ -1,0 +1,60 @@
+/**
+ * A scripted Anthropic-compatible Messages API server for tests that drive the REAL SDK:
+ *
+ *   const server = await startScriptedAnthropic({ script: [reply(toolUse('todo', { items: [] })), reply('done')] });
+ *   const client = new Anthropic({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+ *   ...
+ *   expect(server.remaining).toBe(0);
+ *   expect(server.errors).toEqual([]);
+ *   await server.close();
+ *
+ * Each POST /v1/messages consumes one step, in order: a reply, a fault (status / cut / hang /
+ * stream_error / reset), or a function of the request returning one. JSON or SSE follows `stream: true`.
+ * Requests are validated like the real API first (400, no step consumed) unless `validate: false`.
+ */
+export { startScriptedAnthropic } from './server';
+export {
+  cut,
+  errorStatus,
+  hang,
+  lastMessage,
+  overloaded,
+  rateLimited,
+  redactedThinking,
+  reply,
+  reset,
+  streamError,
+  systemText,
+  text,
+  textOf,
+  thinking,
+  toolResultText,
+  toolResults,
+  toolUse,
+} from './steps';
+export { validateMessagesRequest } from './validate';
+export type {
+  ApiErrorType,
+  CutFault,
+  Fault,
+  HangFault,
+  RedactedThinkingBlockSpec,
+  ReplyBlock,
+  ReplyShape,
+  ReplyStep,
+  ResetFault,
+  ScriptedAnthropic,
+  ScriptedAnthropicOptions,
+  ScriptedRequest,
+  StaticStep,
+  StatusFault,
+  Step,
+  StepFn,
+  StopReason,
+  StreamErrorFault,
+  TextBlockSpec,
+  ThinkingBlockSpec,
+  Timing,
+  ToolUseBlockSpec,
+  UsageSpec,
+} from './types';

@@ -1,0 +1,202 @@
+import type Anthropic from '@anthropic-ai/sdk';
+
+/** A text block the scripted model answers with. */
+export interface TextBlockSpec {
+  type: 'text';
+  text: string;
+}
+
+/** A tool call the scripted model makes. `id` is generated (`toolu_01…`) when omitted. */
+export interface ToolUseBlockSpec {
+  type: 'tool_use';
+  id?: string;
+  name: string;
+  input: unknown;
+  /**
+   * Streaming only: the raw JSON text sent as `input_json_delta` pieces instead of
+   * `JSON.stringify(input)`, e.g. a truncated object to mimic `stop_reason: 'max_tokens'` mid-call.
+   */
+  partial_json?: string;
+}
+
+/** Extended thinking; streamed as thinking_delta pieces then one signature_delta. */
+export interface ThinkingBlockSpec {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+export interface RedactedThinkingBlockSpec {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export type ReplyBlock = TextBlockSpec | ToolUseBlockSpec | ThinkingBlockSpec | RedactedThinkingBlockSpec;
+
+export type StopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'refusal'
+  | 'stop_sequence'
+  | 'pause_turn'
+  | 'model_context_window_exceeded';
+
+/** Any field left out gets a plausible value (input estimated from the request, output from the reply). */
+export interface UsageSpec {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+export interface Timing {
+  /** Wait this long before sending the response headers. */
+  delayMs?: number;
+  /** Streaming: wait this long between SSE events. */
+  chunkDelayMs?: number;
+}
+
+/** The body of a reply: what the assistant says. */
+export interface ReplyShape {
+  content: ReplyBlock[];
+  /** Default: 'tool_use' when a tool_use block is present, else 'end_turn'. */
+  stop_reason?: StopReason;
+  /** Only meaningful with stop_reason 'stop_sequence'. */
+  stop_sequence?: string | null;
+  usage?: UsageSpec;
+  /** Default: the request's `model`. */
+  model?: string;
+  /** Default: generated `msg_01…`. */
+  id?: string;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+export interface ReplyStep extends ReplyShape, Timing {
+  fault?: undefined;
+}
+
+export type ApiErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'billing_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'timeout_error'
+  | 'overloaded_error';
+
+/** Answer with an HTTP error status and the Anthropic error JSON. */
+export interface StatusFault {
+  fault: 'status';
+  status: number;
+  /** Default derived from the status (529 overloaded_error, 429 rate_limit_error, …). */
+  errorType?: ApiErrorType;
+  /** Default: a message like the real API's for that type. */
+  message?: string;
+  /** Replaces the whole JSON body (an object is JSON-encoded, a string is sent as is). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/**
+ * A reply whose connection dies after `after` SSE events (ping included): the socket is destroyed,
+ * or with `clean: true` the HTTP response is ended properly but without the remaining events.
+ * For a non-streaming request, half of the JSON body is sent before the cut.
+ */
+export interface CutFault extends Partial<ReplyShape>, Timing {
+  fault: 'cut';
+  after: number;
+  clean?: boolean;
+}
+
+/**
+ * Never answers: the request stays open until the client aborts (or the server closes).
+ * With `after`, a streaming request first receives that many SSE events, then silence.
+ */
+export interface HangFault extends Partial<ReplyShape>, Timing {
+  fault: 'hang';
+  after?: number;
+}
+
+/**
+ * A stream that starts fine (HTTP 200) and, after `after` SSE events, sends an `event: error`
+ * (as the real API does when it gets overloaded mid-stream), then ends.
+ */
+export interface StreamErrorFault extends Partial<ReplyShape>, Timing {
+  fault: 'stream_error';
+  after: number;
+  errorType?: ApiErrorType;
+  message?: string;
+}
+
+/** Destroys the connection without any response (the SDK sees a connection error and may retry). */
+export interface ResetFault {
+  fault: 'reset';
+  delayMs?: number;
+}
+
+export type Fault = StatusFault | CutFault | HangFault | StreamErrorFault | ResetFault;
+
+export type StaticStep = ReplyStep | Fault;
+
+/** A step computed from the request it answers (may be async; may throw to fail the test). */
+export type StepFn = (request: ScriptedRequest) => StaticStep | Promise<StaticStep>;
+
+export type Step = StaticStep | StepFn;
+
+/** One POST /v1/messages request as the server received it. */
+export interface ScriptedRequest {
+  /** 1-based arrival order among /v1/messages requests (rejected ones included). */
+  index: number;
+  /** `Date.now()` when the body had been read (e.g. to measure the SDK's retry backoff). */
+  receivedAt: number;
+  /** Path with query string, e.g. `/v1/messages` or `/v1/messages?beta=true`. */
+  url: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (typed as the SDK's params; unvalidated when `validate: false`). */
+  body: Anthropic.MessageCreateParams;
+  /** `body.stream === true`. */
+  stream: boolean;
+  /** Set when the server refused the request before the script (auth or validation), with the message sent. */
+  rejected?: string;
+  /** 0-based index of the script step that answered it, when one did. */
+  step?: number;
+}
+
+export interface ScriptedAnthropicOptions {
+  script?: Step[];
+  /** Default 0 (any free port). Always listens on 127.0.0.1. */
+  port?: number;
+  /** Validate requests like the real API (400 invalid_request_error, no step consumed). Default true. */
+  validate?: boolean;
+  /** When set, requests must carry it as `x-api-key` or `Authorization: Bearer …`, else 401. */
+  apiKey?: string;
+  /** Ids listed by GET /v1/models. */
+  models?: string[];
+  /** Streaming: default characters per text_delta / thinking_delta piece. Default 12. */
+  textChunkChars?: number;
+}
+
+export interface ScriptedAnthropic {
+  /** `http://127.0.0.1:PORT` — give it to `new Anthropic({ baseURL, apiKey })`. */
+  readonly baseURL: string;
+  readonly port: number;
+  /** Every POST /v1/messages request received, in arrival order. */
+  readonly requests: ScriptedRequest[];
+  /** Number of script steps not yet consumed. */
+  readonly remaining: number;
+  /**
+   * Problems of the script itself: a step function that threw, a request after the script ran out.
+   * (Each was also answered with a 500 carrying `x-should-retry: false`.) Assert it is empty.
+   */
+  readonly errors: Error[];
+  /** Append steps to the script. */
+  push(...steps: Step[]): void;
+  close(): Promise<void>;
+}
