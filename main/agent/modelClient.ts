@@ -4,6 +4,11 @@ import type { ModelSettings } from '../settings/modelSettings';
 
 /** How often a stream cut mid-message is tried again from the last complete state. */
 export const STREAM_RETRIES = 3;
+/**
+ * A stream that goes silent this long is treated as cut. The SDK's own timeout ends at the
+ * response headers, so without this a stalled stream would wait forever.
+ */
+export const STREAM_IDLE_MS = 90_000;
 
 export class ModelError extends Error {
   constructor(
@@ -38,18 +43,31 @@ export async function streamRound(
   callbacks: RoundCallbacks,
   signal: AbortSignal,
   settings: ModelSettings,
+  idleMs: number = STREAM_IDLE_MS,
 ): Promise<Message> {
   for (let attempt = 0; ; attempt++) {
+    let stalled = false;
+    let idle: NodeJS.Timeout | undefined;
     try {
       const stream = client.messages.stream(params, { signal });
+      const watch = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => ((stalled = true), stream.abort()), idleMs);
+      };
+      watch();
+      stream.on('streamEvent', watch);
       stream.on('text', (delta) => callbacks.onText(delta));
       return await stream.finalMessage();
     } catch (error) {
       if (signal.aborted) throw error;
-      const retryable = isCutStream(error);
-      if (!retryable || attempt >= STREAM_RETRIES) throw describeModelError(error, settings);
-      callbacks.onRetry(attempt + 1, errorText(error));
+      const retryable = stalled || isCutStream(error);
+      if (!retryable || attempt >= STREAM_RETRIES) {
+        throw stalled ? new ModelError('connection', `The model's answer stalled (no data for ${Math.round(idleMs / 1000)} s) ${STREAM_RETRIES + 1} times. Check the network and the endpoint.`) : describeModelError(error, settings);
+      }
+      callbacks.onRetry(attempt + 1, stalled ? `no data for ${Math.round(idleMs / 1000)} s` : errorText(error));
       await sleep(250 * 2 ** attempt, signal);
+    } finally {
+      clearTimeout(idle);
     }
   }
 }

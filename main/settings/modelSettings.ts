@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
+import { LanguageSchema, ThemeSchema } from '../../common/settings';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_MAX_TOKENS = 16_000;
@@ -14,6 +16,9 @@ export const SettingsFileSchema = z
     maxTokens: z.number().int().min(1).max(1_000_000).optional(),
     reminderRounds: z.number().int().min(1).max(100).optional(),
     gateBound: z.number().int().min(0).max(20).optional(),
+    approvalMode: ApprovalModeSchema.optional(),
+    theme: ThemeSchema.optional(),
+    language: LanguageSchema.optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

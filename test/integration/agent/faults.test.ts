@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
-import { cut, errorStatus, overloaded, reply, streamError, text, textOf, toolResults, toolResultText, toolUse } from '../../support/scriptedAnthropic';
+import { cut, errorStatus, overloaded, reply, streamError, text, textOf, toolResults, toolResultText } from '../../support/scriptedAnthropic';
 import { recordingTool, sendTask } from './scenario';
 
 let harness: AgentHarness | undefined;

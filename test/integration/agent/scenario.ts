@@ -105,7 +105,7 @@ export function untilStoppedTool(name = 'wait_forever'): AgentTool & { started: 
   };
 }
 
-/** Plan items as the model writes them. */
-export function items(...entries: [content: string, status: 'pending' | 'in_progress' | 'completed'][]): { content: string; status: string }[] {
+/** Plan items as the model writes them (any status text: the validator judges it). */
+export function items(...entries: [content: string, status: string][]): { content: string; status: string }[] {
   return entries.map(([content, status]) => ({ content, status }));
 }

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ApprovalModeSchema } from './approvals';
+
+export const ThemeSchema = z.enum(['system', 'light', 'dark']);
+export const LanguageSchema = z.enum(['system', 'en', 'zh-CN']);
+export type Theme = z.infer<typeof ThemeSchema>;
+export type Language = z.infer<typeof LanguageSchema>;
+
+/** Where the API key comes from. The key itself never crosses to the renderer. */
+export const KeySourceSchema = z.enum(['environment', 'secure_storage', 'settings_file', 'this_session', 'none']);
+
+/** The settings as the window shows them. */
+export const SettingsViewSchema = z.object({
+  apiKey: z.object({
+    set: z.boolean(),
+    /** e.g. "sk-a…9f": enough to recognise, not to use. */
+    masked: z.string(),
+    source: KeySourceSchema,
+    /** How a key typed in the window would be kept. */
+    storage: z.enum(['secure', 'plain_file', 'unprotected']),
+    /** Said to the person when the OS offers no real secret store (Linux basic_text). */
+    storageWarning: z.string().optional(),
+  }),
+  baseURL: z.string(),
+  model: z.string(),
+  maxTokens: z.number().int(),
+  approvalMode: ApprovalModeSchema,
+  reminderRounds: z.number().int(),
+  gateBound: z.number().int(),
+  theme: ThemeSchema,
+  language: LanguageSchema,
+  /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
+  environmentOverrides: z.array(z.string()),
+});
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+export const SettingsUpdateSchema = z
+  .object({
+    /** A new key; null forgets the stored one. */
+    apiKey: z.string().trim().min(1).max(500).nullable(),
+    /** Where there is no secret store: keep the key for this session only, or store it unprotected. */
+    keyStorage: z.enum(['default', 'this_session', 'unprotected']),
+    baseURL: z.union([z.literal(''), z.string().url()]),
+    model: z.string().trim().min(1).max(200),
+    maxTokens: z.number().int().min(1).max(1_000_000),
+    approvalMode: ApprovalModeSchema,
+    reminderRounds: z.number().int().min(1).max(100),
+    gateBound: z.number().int().min(0).max(20),
+    theme: ThemeSchema,
+    language: LanguageSchema,
+  })
+  .partial()
+  .strict();
+export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;

@@ -1,0 +1,122 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
+import { fail, ok, type Result } from '../../common/result';
+import type { SettingsUpdate, SettingsView } from '../../common/settings';
+import { describeModelError } from '../agent/modelClient';
+import type { KeyStore } from './keyStore';
+import { maskKey, readSettingsFile, resolveModelSettings, writeSettingsFile, type ModelSettings, type SettingsFile } from './modelSettings';
+
+/** The settings file's own key field, as a KeyStore (for `keel web` and `keel run`). */
+export function settingsFileKeyStore(dataDir: string): KeyStore {
+  return {
+    storage: 'plain_file',
+    async load() {
+      return readSettingsFile(dataDir).apiKey;
+    },
+    async save(key) {
+      const { apiKey: _old, ...rest } = readSettingsFile(dataDir);
+      writeSettingsFile(dataDir, key === undefined ? rest : { ...rest, apiKey: key });
+    },
+  };
+}
+
+/**
+ * Settings as the window edits them: everything but the key lives in settings.json; the key in
+ * the host's KeyStore (or only in memory, when the person chose so). The environment wins over both.
+ */
+export class SettingsService {
+  private storedKey: string | undefined;
+  private sessionKey: string | undefined;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly keyStore: KeyStore,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  async init(): Promise<void> {
+    this.storedKey = await this.keyStore.load();
+  }
+
+  private file(): SettingsFile {
+    return readSettingsFile(this.dataDir);
+  }
+
+  modelSettings(): ModelSettings {
+    const file = this.file();
+    return resolveModelSettings({ ...file, apiKey: this.sessionKey ?? this.storedKey ?? file.apiKey }, this.env);
+  }
+
+  view(): SettingsView {
+    const file = this.file();
+    const model = this.modelSettings();
+    const envKey = this.env.ANTHROPIC_API_KEY?.trim();
+    const source = envKey ? 'environment' : this.sessionKey ? 'this_session' : this.storedKey ? (this.keyStore.storage === 'plain_file' ? 'settings_file' : 'secure_storage') : 'none';
+    const overrides = [
+      ['ANTHROPIC_API_KEY', 'apiKey'],
+      ['ANTHROPIC_BASE_URL', 'baseURL'],
+      ['KEEL_MODEL', 'model'],
+      ['ANTHROPIC_MODEL', 'model'],
+    ].flatMap(([name, field]) => (this.env[name!]?.trim() ? [field!] : []));
+    return {
+      apiKey: {
+        set: model.apiKey !== undefined,
+        masked: maskKey(model.apiKey),
+        source,
+        storage: this.keyStore.storage,
+        ...(this.keyStore.warning ? { storageWarning: this.keyStore.warning } : {}),
+      },
+      baseURL: model.baseURL ?? '',
+      model: model.model,
+      maxTokens: model.maxTokens,
+      approvalMode: file.approvalMode ?? DEFAULT_APPROVAL_MODE,
+      reminderRounds: model.reminderRounds,
+      gateBound: model.gateBound,
+      theme: file.theme ?? 'system',
+      language: file.language ?? 'system',
+      environmentOverrides: [...new Set(overrides)],
+    };
+  }
+
+  async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
+    const { apiKey, keyStorage, baseURL, ...rest } = patch;
+    if (apiKey !== undefined) {
+      if (apiKey === null) {
+        this.sessionKey = undefined;
+        this.storedKey = undefined;
+        await this.keyStore.save(undefined);
+      } else if (keyStorage === 'this_session') {
+        this.sessionKey = apiKey;
+      } else {
+        if (this.keyStore.storage === 'unprotected' && keyStorage !== 'unprotected') {
+          return fail('key_storage', `${this.keyStore.warning ?? 'This system has no secret store.'} Choose "keep for this session only", or store it unprotected.`);
+        }
+        await this.keyStore.save(apiKey);
+        this.storedKey = apiKey;
+        this.sessionKey = undefined;
+      }
+    }
+    const file = this.file();
+    const next: SettingsFile = { ...file, ...rest };
+    if (baseURL !== undefined) {
+      if (baseURL === '') delete next.baseURL;
+      else next.baseURL = baseURL;
+    }
+    writeSettingsFile(this.dataDir, next);
+    return ok(this.view());
+  }
+
+  /** One tiny request, answered in plain words. */
+  async testConnection(): Promise<{ ok: boolean; message: string }> {
+    const settings = this.modelSettings();
+    if (!settings.apiKey) return { ok: false, message: 'No API key is set. Enter one above, or set ANTHROPIC_API_KEY.' };
+    const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 0, timeout: 20_000 });
+    try {
+      const reply = await client.messages.create({ model: settings.model, max_tokens: 16, messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
+      const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').trim();
+      return { ok: true, message: `Connected: ${settings.model} answered${text ? ` "${text.slice(0, 60)}"` : ''}.` };
+    } catch (error) {
+      return { ok: false, message: describeModelError(error, settings).message };
+    }
+  }
+}
