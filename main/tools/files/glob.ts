@@ -10,7 +10,8 @@ export function globMatcher(pattern: string): GlobMatcher | { error: string } {
   const cleaned = pattern.trim().replace(/^(\.\/)+/, '');
   if (cleaned === '') return { error: 'The glob pattern is empty. Use for example "**/*.ts", "*.md" or "src/**".' };
   try {
-    return picomatch(cleaned, { dot: true, basename: true });
+    // picomatch's basename option would also apply to patterns with a slash; only slash-less ones get it.
+    return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
     return { error: `The glob pattern "${pattern}" is not valid (${error instanceof Error ? error.message : String(error)}). Use for example "**/*.ts", "*.md" or "src/**".` };
   }
