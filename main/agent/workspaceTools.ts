@@ -1,6 +1,8 @@
+import { bashTool } from '../tools/bash';
+import { fileTools } from '../tools/files';
 import type { AgentTool } from './toolRunner';
 
 /** The tools every agent gets in its workspace, besides `todo`. */
 export function workspaceTools(): AgentTool[] {
-  return [];
+  return [...fileTools, bashTool as AgentTool];
 }
