@@ -93,7 +93,7 @@ export const editFileTool: Tool<typeof inputSchema> = {
       const count = matches.length === 1 ? '1 occurrence' : `${matches.length} occurrences`;
       return success(`Edited ${shown}: replaced ${count} (now ${describeLines(changedLines)}).`);
     } catch (error) {
-      return failure(describeFsError(error, shown, 'editing'));
+      return failure(describeFsError(error, shown, 'editing', context.signal));
     }
   },
 };

@@ -27,7 +27,8 @@ export const listFilesTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const folder = input.path ?? '.';
+    // An empty path is the model's way of saying "the workspace", as is omitting it.
+    const folder = input.path?.trim() || '.';
     const resolved = await resolveInWorkspace(context.workspace, folder);
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
@@ -62,7 +63,7 @@ export const listFilesTool: Tool<typeof inputSchema> = {
       if (cut) notes.push(`(Showing the first ${LIST_MAX_ENTRIES} files; there are more. Narrow the pattern or the path to see the rest.)`);
       return success([...found, ...notes].join('\n'));
     } catch (error) {
-      return failure(describeFsError(error, shown, 'listing'));
+      return failure(describeFsError(error, shown, 'listing', context.signal));
     }
   },
 };

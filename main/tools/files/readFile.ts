@@ -88,7 +88,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
       }
       return success([...header, ...lines, ...footer].join('\n'));
     } catch (error) {
-      return failure(describeFsError(error, shown, 'reading'));
+      return failure(describeFsError(error, shown, 'reading', context.signal));
     }
   },
 };

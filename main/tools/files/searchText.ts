@@ -46,7 +46,7 @@ export const searchTextTool: Tool<typeof inputSchema> = {
       if ('error' in matcher) return failure(matcher.error);
       matchesGlob = matcher;
     }
-    const resolved = await resolveInWorkspace(context.workspace, input.path ?? '.');
+    const resolved = await resolveInWorkspace(context.workspace, input.path?.trim() || '.');
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     const maxResults = input.max_results ?? SEARCH_DEFAULT_RESULTS;
@@ -77,7 +77,7 @@ export const searchTextTool: Tool<typeof inputSchema> = {
       });
       } catch (error) {
         // One unreadable file (permissions, deleted meanwhile) should not sink a whole-workspace search.
-        if (!skipUnreadable || (error instanceof Error && error.name === 'AbortError')) throw error;
+        if (!skipUnreadable || context.signal.aborted) throw error;
         unreadable.push(relative);
         return true;
       }
@@ -101,7 +101,7 @@ export const searchTextTool: Tool<typeof inputSchema> = {
         return failure(`"${shown}" is not a regular file or folder, so it cannot be searched.`);
       }
     } catch (error) {
-      return failure(describeFsError(error, shown, 'searching'));
+      return failure(describeFsError(error, shown, 'searching', context.signal));
     }
 
     const notes: string[] = [];

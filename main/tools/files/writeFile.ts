@@ -70,7 +70,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
       const verb = target.kind === 'file' ? 'Overwrote' : 'Created';
       return success(`${verb} ${shown} (${details.join(', ')}).`);
     } catch (error) {
-      return failure(describeFsError(error, shown, 'writing'));
+      return failure(describeFsError(error, shown, 'writing', context.signal));
     }
   },
 };

@@ -152,4 +152,14 @@ describe('edit_file keeps encoding and line endings', () => {
     expect(result.content).toMatch(/encoded as Windows-1252, which cannot hold "咖" \(U\+5496, line 1\), "啡"/);
     expect(bytesOf('latin.txt')).toEqual(original);
   });
+
+  it('refuses to rewrite a file whose bytes are not valid in its encoding, leaving it unchanged', async () => {
+    // A stray 0xFF in a GBK file decodes to U+FFFD; writing it back would change bytes nobody edited.
+    const original = Buffer.concat([iconv.encode('第一行：你好世界。\n第二行：这是测试。\n', 'gbk'), Buffer.from([0xff, 0x0a])]);
+    ws.file('broken.txt', original);
+    const result = await edit({ path: 'broken.txt', old_text: '这是测试', new_text: '已经修改' });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/"broken.txt" has bytes that are not valid GB18030.*The file was not changed\./);
+    expect(bytesOf('broken.txt')).toEqual(original);
+  });
 });

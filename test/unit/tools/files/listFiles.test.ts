@@ -100,6 +100,11 @@ describe('list_files', () => {
     expect(lines.at(-1)).toMatch(/Showing the first 1000 files; there are more/);
   });
 
+  it('treats an empty path as the workspace', async () => {
+    ws.file('a.txt', '');
+    expect(await paths({ path: '' })).toEqual(['a.txt']);
+  });
+
   it('says when nothing matches', async () => {
     mkdirSync(path.join(ws.root, 'empty'));
     expect(await list({ path: 'empty' })).toEqual({ isError: false, content: 'No files match "**/*" in "empty" (ignored files are left out).' });

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../../../main/tools/files/readFile';
@@ -161,5 +161,29 @@ describe('read_file encodings', () => {
     ws.file('edge.txt', text);
     const result = await read({ path: 'edge.txt', offset: 2 });
     expect(result.content).toBe(numbered(2, ['next']));
+  });
+
+  it('refuses a UTF-16 file too large to decode whole, pointing to search_text', async () => {
+    const fd = openSync(path.join(ws.root, 'big16.txt'), 'w');
+    try {
+      writeSync(fd, Buffer.from([0xff, 0xfe]));
+      const chunk = Buffer.from('0123456789abcdef\n'.repeat(32 * 1024), 'utf16le');
+      for (let written = 0; written <= 32 * 1024 * 1024; written += chunk.length) writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
+    const result = await read({ path: 'big16.txt' });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/"big16.txt" is UTF-16LE with BOM and 3\d MB; .*refused above 32 MB\. Use search_text/);
+  });
+});
+
+describe('read_file cancel', () => {
+  it('stops when the task is cancelled', async () => {
+    ws.file('a.txt', 'a\n');
+    const controller = new AbortController();
+    controller.abort(new Error('person pressed stop'));
+    const result = await readFileTool.run({ path: 'a.txt' }, { ...ws.context, signal: controller.signal });
+    expect(result).toEqual({ isError: true, content: 'Stopped: the task was cancelled while reading "a.txt".' });
   });
 });
