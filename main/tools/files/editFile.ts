@@ -46,7 +46,7 @@ export const editFileTool: Tool<typeof inputSchema> = {
         case 'special':
           return failure(`"${shown}" is not a regular file (a device, socket or pipe) and cannot be edited.`);
         case 'too-large':
-          return failure(`"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}.`);
+          return failure(`"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}. Ask the person to make this change. The file was not changed.`);
         case 'binary':
           return failure(`"${shown}" looks like a binary file (${file.reason}); edit_file only edits text files.`);
       }
