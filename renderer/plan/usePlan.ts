@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { ErrorCodes, type PlanSnapshot, type ProposedPlanItem } from '../../common/contract';
 import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
@@ -39,7 +40,8 @@ export function usePlan(sessionId: string): PlanState {
   const show = useCallback((next: PlanSnapshot, force = false) => {
     if (!force && latest.current !== null && next.version <= latest.current.version) return;
     latest.current = next;
-    setSnapshot(next);
+    // A new stored version is rendered at once, in the task that brought it, not a task later.
+    flushSync(() => setSnapshot(next));
   }, []);
 
   useEffect(() => {

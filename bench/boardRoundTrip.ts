@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launchChromium, newPage } from '../test/e2e/support/chromium';
+import { connectKeelSocket } from '../test/e2e/support/keelSocket';
+import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+
+const EDITS = 200;
+const WARMUP = 20;
+const GOAL_P95_MS = 16;
+
+/**
+ * The plan board's round trip in `keel web` + Chromium: a person changes an item's status on the
+ * board → `plan.edit` over the socket → validated and stored in main → the board renders the new
+ * stored version. Timed inside the page with performance.now(), from the change event to the
+ * mutation of the board's data-plan-version attribute. Baseline, same page and run: a `plan.get`
+ * round trip over a bare WebSocket (transport and dispatch only, no validation, no render).
+ * Prints figures only. Needs `npm run build`.
+ */
+export async function benchBoardRoundTrip(): Promise<void> {
+  const home = tempDir('bench-home');
+  const root = tempDir('bench-ws');
+  const folder = join(root.path, 'bench-project');
+  mkdirSync(folder);
+  const keel = await startKeelWeb({ keelHome: home.path, workspace: folder });
+  const browser = await launchChromium();
+  try {
+    const socket = await connectKeelSocket(keel.url);
+    const seeded = await socket.request('plan.edit', {
+      baseVersion: 0,
+      items: [{ content: 'Toggle this step' }, { content: 'Read the code' }, { content: 'Run the tests' }],
+    });
+    socket.close();
+    if (!seeded.ok) throw new Error(seeded.error.message);
+
+    const { page } = await newPage(browser);
+    // Notes when each socket message reaches the page, to split the round trip into transport +
+    // main (action → first message) and rendering (first message → DOM).
+    await page.addInitScript(() => {
+      const arrivals: number[] = [];
+      (window as unknown as { __keelArrivals: number[] }).__keelArrivals = arrivals;
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          this.addEventListener('message', () => arrivals.push(performance.now()));
+        }
+      };
+    });
+    await page.goto(keel.url);
+    await page.locator('[data-plan-version="1"] select.status-select').first().waitFor();
+
+    const board = await page.evaluate(async (count) => {
+      const section = document.querySelector('[data-plan-version]')!;
+      const select = section.querySelector<HTMLSelectElement>('select.status-select')!;
+      const arrivals = (window as unknown as { __keelArrivals: number[] }).__keelArrivals;
+      const times: { total: number; render: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        const version = Number(section.getAttribute('data-plan-version'));
+        const rendered = new Promise<number>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (Number(section.getAttribute('data-plan-version')) > version) {
+              observer.disconnect();
+              resolve(performance.now());
+            }
+          });
+          observer.observe(section, { attributes: true, attributeFilter: ['data-plan-version'] });
+        });
+        arrivals.length = 0;
+        const start = performance.now();
+        select.value = select.value === 'completed' ? 'pending' : 'completed';
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+        const end = await rendered;
+        times.push({ total: end - start, render: end - (arrivals[0] ?? start) });
+        // Let the edit's answer (it follows the plan.changed event) arrive before the next edit.
+        for (let wait = 0; arrivals.length < 2 && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return times;
+    }, EDITS + WARMUP);
+
+    const baseline = await page.evaluate(async (count) => {
+      const token = new URLSearchParams(location.search).get('token') ?? '';
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+      await new Promise((resolve) => ws.addEventListener('open', resolve, { once: true }));
+      const times: number[] = [];
+      // (No named function inside page.evaluate: the bench runner's transpiler would wrap it in a helper the page lacks.)
+      const waiting = new Map<number, (at: number) => void>();
+      ws.onmessage = (event) => waiting.get((JSON.parse(String(event.data)) as { id: number }).id)?.(performance.now());
+      for (let id = 1; id <= count; id++) {
+        const answered = new Promise<number>((resolve) => waiting.set(id, resolve));
+        const start = performance.now();
+        ws.send(JSON.stringify({ type: 'request', id, channel: 'plan.get', payload: {} }));
+        times.push((await answered) - start);
+      }
+      ws.close();
+      return times;
+    }, EDITS + WARMUP);
+
+    const b = summarise(board.slice(WARMUP).map((t) => t.total));
+    const render = summarise(board.slice(WARMUP).map((t) => t.render));
+    const base = summarise(baseline.slice(WARMUP));
+    console.log(`board round trip (edit → validated in main → rendered), ${EDITS} edits: p50 ${ms(b.p50)}, p95 ${ms(b.p95)}, max ${ms(b.max)} (goal: p95 ≤ ${GOAL_P95_MS} ms)`);
+    console.log(`  of which rendering (first socket message → DOM): p50 ${ms(render.p50)}, p95 ${ms(render.p95)}`);
+    console.log(`baseline (plan.get over a bare WebSocket from the same page), ${EDITS} requests: p50 ${ms(base.p50)}, p95 ${ms(base.p95)}`);
+    console.log(`ratio board / baseline: p50 ${(b.p50 / base.p50).toFixed(1)}×, p95 ${(b.p95 / base.p95).toFixed(1)}×`);
+  } finally {
+    await browser.close();
+    await keel.stop();
+    home.remove();
+    root.remove();
+  }
+}
+
+function summarise(samples: number[]): { p50: number; p95: number; max: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await benchBoardRoundTrip();
+}
