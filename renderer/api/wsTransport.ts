@@ -38,6 +38,11 @@ export function createWsApi(url: string): KeelApi {
     async request(channel, input) {
       await ready;
       const id = nextId++;
+      // Between a drop and the reconnect, `ready` is the old socket's: a send there is lost and
+      // would leave the caller waiting for ever.
+      if (socket.readyState !== WebSocket.OPEN) {
+        return { ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } };
+      }
       return new Promise((resolve) => {
         pending.set(id, resolve as (result: Result<unknown>) => void);
         socket.send(JSON.stringify({ type: 'request', id, channel, payload: input }));
