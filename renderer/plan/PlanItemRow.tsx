@@ -47,6 +47,7 @@ export function PlanItemRow(props: Props) {
 
   const classes = ['plan-item', `is-${item.status}`];
   if (errors.length > 0) classes.push('has-error');
+  if (props.editing) classes.push('is-editing');
   if (drag.dragging) classes.push('is-dragging');
   if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
 

@@ -210,6 +210,7 @@ describe('plan board (keel web)', () => {
     expect(await alert.innerText()).toContain('The plan changed while you were editing it');
     expect(await stepTexts(pageA)).toEqual([READ, WRITE, RUN, 'Write a README']);
     expect(await boardVersion(pageA)).toBe(seenByA + 1);
+    await screenshot(pageA, 'conflict-shown');
     expect(await stepTexts(pageB)).toEqual([READ, WRITE, RUN, 'Write a README']);
 
     holding = false;
