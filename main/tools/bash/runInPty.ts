@@ -90,6 +90,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
     let ending: PtyRunResult['ending'] = 'exited';
     let exit: { exitCode: number; signal?: number } | undefined;
     let killed: Promise<void> | undefined;
+    let exitWait: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
 
     const emit = (text: string) => {
@@ -111,6 +112,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(exitWait);
       options.signal?.removeEventListener('abort', onAbort);
       dataListener.dispose();
       exitListener.dispose();
@@ -141,15 +143,23 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
         marker: `${RUN_MARKER_VARIABLE}=${marker}`,
         graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
         rootExited: () => exit !== undefined,
-      }).catch(() => undefined);
-      // ConPTY: closing the pseudo-console ends what is still attached to it.
-      if (process.platform === 'win32') pty.kill();
-      void killed.then(() => delay(EXIT_WAIT_AFTER_KILL_MS)).then(finish);
+      })
+        .catch(() => undefined)
+        // ConPTY: closing the pseudo-console ends what is still attached to it. After taskkill,
+        // which needs the shell alive to find its children.
+        .then(() => {
+          if (process.platform === 'win32') killQuietly(pty);
+        });
+      void killed.then(() => {
+        if (!settled) exitWait = setTimeout(finish, EXIT_WAIT_AFTER_KILL_MS);
+      });
     };
 
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => kill('timeout'), options.timeoutMs);
     const onAbort = () => kill('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => kill('timeout'), options.timeoutMs);
+    // The signal may have fired while the directory was checked, before the listener existed.
+    if (options.signal?.aborted) onAbort();
   });
 }
 
@@ -221,6 +231,10 @@ function destroyQuietly(pty: IPty): void {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function killQuietly(pty: IPty): void {
+  try {
+    pty.kill();
+  } catch {
+    // already gone
+  }
 }

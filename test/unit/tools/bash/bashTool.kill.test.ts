@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { bashTool } from '../../../../main/tools/bash';
+import { bashTool, runInPty } from '../../../../main/tools/bash';
 import { killProcessesWith, makeContext, makeWorkspace, processesWith, sleep, uniqueMarker } from './support';
 
 const { workspace, remove } = makeWorkspace();
@@ -71,6 +71,17 @@ describe('bash tool: the person stops the task', () => {
     await sleep(300);
     expect(processesWith(child.marker)).toEqual([]);
     expect(processesWith(daemon.marker)).toEqual([]);
+  });
+
+  it('honours a stop that comes while the command is being started', { timeout: 20_000 }, async () => {
+    const { marker, sleep: longSleep } = markedSleep();
+    const controller = new AbortController();
+    const running = runInPty(longSleep, { cwd: workspace, signal: controller.signal });
+    controller.abort(); // runInPty is still checking the directory
+    const run = await running;
+    expect(run.ending).toBe('aborted');
+    await sleep(300);
+    expect(processesWith(marker)).toEqual([]);
   });
 
   it('does not start a command when the task was already stopped', async () => {
