@@ -27,7 +27,7 @@ export function WorkspaceHeader({ app, workspace, open, choose }: WorkspaceState
         </div>
         <span className="header-divider" aria-hidden="true" />
         {workspace ? (
-          <div className="workspace" aria-label="Open folder">
+          <div className="workspace">
             <FolderIcon />
             <h1 className="workspace-name">{workspace.name}</h1>
             <span className="workspace-path mono" title={workspace.path}>
