@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema } from './plan/schemas';
 
 /** What the agent is doing, as the status bar and `keel run` show it. */
-export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'done', 'stopped_unfinished', 'cancelled', 'error']);
+export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'waiting_approval', 'done', 'stopped_unfinished', 'cancelled', 'error']);
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 export const TaskOutcomeSchema = z.enum(['done', 'stopped_unfinished', 'cancelled', 'error', 'refused']);
@@ -29,6 +30,14 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
   z.object({ type: z.literal('notice'), kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens']), message: z.string() }),
   z.object({ type: z.literal('usage'), round: UsageSchema, session: UsageSchema }),
+  /** A tool call waits for the person: the card shows exactly what will run or change. */
+  z.object({ type: z.literal('approval_requested'), request: ApprovalRequestSchema }),
+  z.object({ type: z.literal('approval_resolved'), id: z.string(), decision: z.enum(['allow_once', 'allow_session', 'deny']) }),
+  /** A message sent while the agent works waits for its next step. */
+  z.object({ type: z.literal('message_queued'), id: z.string(), text: z.string() }),
+  z.object({ type: z.literal('message_taken'), ids: z.array(z.string()) }),
+  /** The task ended (stopped) before queued messages were taken: they were not sent. */
+  z.object({ type: z.literal('message_dropped'), ids: z.array(z.string()) }),
   z.object({
     type: z.literal('task_finished'),
     taskId: z.string(),

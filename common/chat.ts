@@ -4,7 +4,15 @@ import { TaskOutcomeSchema } from './agentEvents';
 
 /** One entry of the chat as the person sees it; built from the transcript, then kept live from agent events. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), queued: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('user'),
+    id: z.string(),
+    text: z.string(),
+    /** Sent while the agent worked and not yet taken by it. */
+    queued: z.boolean().optional(),
+    /** Queued, then the task stopped before taking it: it never reached the model. */
+    notSent: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean().optional() }),
   z.object({
     kind: z.literal('tool'),
@@ -42,6 +50,14 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
     case 'tool_result':
       return updateTool(items, event.id, (tool) => ({ ...tool, result: { content: event.content, isError: event.isError } }));
+    case 'message_queued':
+      return [...items, { kind: 'user', id: event.id, text: event.text, queued: true }];
+    case 'message_taken':
+    case 'message_dropped': {
+      const ids = new Set(event.ids);
+      const dropped = event.type === 'message_dropped';
+      return items.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...(dropped ? { notSent: true } : {}) } : item));
+    }
     case 'notice':
       return [...endStreaming(items), { kind: 'notice', id: newId(), notice: event.kind, text: event.message }];
     case 'task_finished':

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { AgentEventSchema } from './agentEvents';
+import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } from './agentEvents';
+import { ApprovalDecisionSchema, ApprovalRequestSchema } from './approvals';
+import { ChatItemSchema } from './chat';
+import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema } from './plan/schemas';
 import type { Result } from './result';
 
@@ -45,6 +48,26 @@ export const AppInfoSchema = z.object({
 
 const none = z.object({}).strict();
 
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastOutcome: TaskOutcomeSchema.nullable(),
+});
+
+export const RecentFolderSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.string() });
+
+/** Enough for a window that opens mid-task to show where the agent is. */
+export const AgentStatusSchema = z.object({
+  running: z.boolean(),
+  state: AgentStateSchema,
+  model: z.string(),
+  usage: UsageSchema,
+  pendingApprovals: z.array(ApprovalRequestSchema),
+  queued: z.array(z.object({ id: z.string(), text: z.string() })),
+});
+
 export const requests = {
   'app.info': { input: none, output: AppInfoSchema },
   'workspace.current': { input: none, output: WorkspaceInfoSchema.nullable() },
@@ -58,9 +81,30 @@ export const requests = {
     output: PlanSnapshotSchema,
   },
   /** Starts a task with the person's message; progress arrives as `agent.event`. */
-  'task.send': { input: z.object({ text: z.string().trim().min(1) }).strict(), output: z.object({ taskId: z.string() }) },
+  'task.send': {
+    input: z.object({ text: z.string().trim().min(1).max(1_000_000) }).strict(),
+    /** `queued`: a task was running, so the message waits for the agent's next step (taskId is then the message's id). */
+    output: z.object({ taskId: z.string(), queued: z.boolean() }),
+  },
   /** Stops the running task at once (no-op when none runs). */
   'task.stop': { input: none, output: z.object({ stopped: z.boolean() }) },
+  'agent.status': { input: none, output: AgentStatusSchema },
+  'approval.respond': { input: z.object({ id: z.string(), answer: ApprovalDecisionSchema }).strict(), output: z.object({ answered: z.boolean() }) },
+  /** The "Allow for this session" rules of the open session, revocable in settings. */
+  'approval.rules': { input: none, output: z.object({ rules: z.array(z.string()) }) },
+  'approval.revoke': { input: z.object({ rule: z.string() }).strict(), output: z.object({ rules: z.array(z.string()) }) },
+  'chat.history': { input: none, output: z.array(ChatItemSchema) },
+  'session.list': { input: none, output: z.array(SessionSummarySchema) },
+  'session.new': { input: none, output: WorkspaceInfoSchema },
+  'session.open': { input: z.object({ id: z.string().min(1) }).strict(), output: WorkspaceInfoSchema },
+  /** Moves the session's transcript to the trash folder; the open session cannot be deleted while a task runs. */
+  'session.delete': { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ deleted: z.boolean() }) },
+  'folders.recent': { input: none, output: z.array(RecentFolderSchema) },
+  /** Folder names that complete a typed path (the web host's "Open Folder…"). */
+  'folders.complete': { input: z.object({ partial: z.string() }).strict(), output: z.array(z.string()) },
+  'settings.get': { input: none, output: SettingsViewSchema },
+  'settings.update': { input: SettingsUpdateSchema, output: SettingsViewSchema },
+  'settings.testConnection': { input: none, output: z.object({ ok: z.boolean(), message: z.string() }) },
 } as const;
 
 export const events = {
@@ -79,6 +123,9 @@ export type PlanSnapshot = z.output<typeof PlanSnapshotSchema>;
 export type ProposedPlanItem = z.output<typeof ProposedPlanItemSchema>;
 export type WorkspaceInfo = z.output<typeof WorkspaceInfoSchema>;
 export type AppInfo = z.output<typeof AppInfoSchema>;
+export type SessionSummary = z.output<typeof SessionSummarySchema>;
+export type RecentFolder = z.output<typeof RecentFolderSchema>;
+export type AgentStatus = z.output<typeof AgentStatusSchema>;
 
 export const requestChannels = Object.keys(requests) as RequestChannel[];
 export const eventChannels = Object.keys(events) as EventChannel[];

@@ -1,8 +1,10 @@
 import type { BrowserWindow} from 'electron';
 import { app, dialog, ipcMain } from 'electron';
 import { fileURLToPath } from 'node:url';
+import { workspaceTools } from './agent/workspaceTools';
 import { KeelCore } from './api/core';
 import { bindIpc, forwardEvents } from './electron/ipc';
+import { createSafeStorageKeyStore } from './electron/keyStore';
 import { installMenu } from './electron/menu';
 import { createMainWindow } from './electron/window';
 
@@ -18,13 +20,27 @@ if (!app.requestSingleInstanceLock()) {
     window?.focus();
   });
 
-  app.whenReady().then(() => {
+  app.whenReady().then(async () => {
     const chooseFolder = async (): Promise<string | null> => {
       const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
       const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     };
-    const core = new KeelCore({ dataDir: app.getPath('userData'), host: 'electron', version: app.getVersion(), chooseFolder, log: console.warn });
+    const dataDir = app.getPath('userData');
+    const core = new KeelCore({
+      dataDir,
+      host: 'electron',
+      version: app.getVersion(),
+      chooseFolder,
+      tools: workspaceTools,
+      keyStore: await createSafeStorageKeyStore(dataDir),
+      log: console.warn,
+    });
+    try {
+      await core.init();
+    } catch (error) {
+      console.warn(`Keel could not read its settings: ${(error as Error).message}`);
+    }
     core.onEvent((event) => {
       if (event.channel === 'workspace.changed') window?.setTitle(event.payload ? `${event.payload.name} — Keel (${event.payload.path})` : 'Keel');
     });
@@ -33,7 +49,10 @@ if (!app.requestSingleInstanceLock()) {
     installMenu(() => void core.handlers['workspace.choose']({}));
 
     const folderArg = process.argv.slice(app.isPackaged ? 1 : 2).find((arg) => !arg.startsWith('-'));
-    if (folderArg) core.openWorkspace(folderArg);
+    if (folderArg) {
+      const opened = core.openWorkspace(folderArg);
+      if (!opened.ok) console.warn(`Keel could not open ${folderArg}: ${opened.error.message}`);
+    }
     window = createMainWindow(outDir);
     window.on('closed', () => (window = null));
   });

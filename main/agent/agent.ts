@@ -2,6 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
+import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
+import type { ToolResult } from '../tools/types';
+import { ApprovalBroker, needsApproval, sessionRuleFor, toolKind } from './approvals';
+import { previewFileChange } from './changePreview';
 import { unfinishedItems } from '../../common/plan/render';
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
@@ -23,6 +27,13 @@ export interface AgentOptions {
   /** The workspace tools (files, bash); the `todo` tool is added here. */
   tools: readonly AgentTool[];
   createClient?: (settings: ModelSettings) => Anthropic;
+  /** Read before every tool call. Default full_auto: a headless run has no one to ask. */
+  approvalMode?: () => ApprovalMode;
+}
+
+export interface QueuedMessage {
+  id: string;
+  text: string;
 }
 
 export interface TaskResult {
@@ -43,6 +54,9 @@ export class Agent {
   private readonly listeners = new Set<Listener>();
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
+  private currentState: AgentState = 'idle';
+  private queue: QueuedMessage[] = [];
+  readonly approvals = new ApprovalBroker();
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
@@ -62,7 +76,40 @@ export class Agent {
   }
 
   private setState(state: AgentState): void {
+    this.currentState = state;
     this.emit({ type: 'state', state });
+  }
+
+  get state(): AgentState {
+    return this.currentState;
+  }
+
+  get queued(): QueuedMessage[] {
+    return [...this.queue];
+  }
+
+  /**
+   * A message sent while the agent works: it waits, shown as queued, and is given to the model
+   * at its next step, after the tool results, like a plan edit.
+   */
+  enqueue(text: string): QueuedMessage {
+    if (!this.controller) throw new Error('No task is running: send the message as a new task instead.');
+    const message = { id: randomUUID(), text };
+    this.queue.push(message);
+    this.options.session.recordTask({ event: 'queued', id: message.id, text });
+    this.emit({ type: 'message_queued', ...message });
+    return message;
+  }
+
+  /** Moves every queued message into the next user message. */
+  private takeQueue(pending: ContentBlockParam[]): boolean {
+    if (this.queue.length === 0) return false;
+    const taken = this.queue;
+    this.queue = [];
+    for (const message of taken) pending.push({ type: 'text', text: message.text });
+    this.options.session.recordTask({ event: 'queue_taken', ids: taken.map((m) => m.id) });
+    this.emit({ type: 'message_taken', ids: taken.map((m) => m.id) });
+    return true;
   }
 
   /** Stops the running task at once: the stream is aborted, the running command killed. */
@@ -95,6 +142,12 @@ export class Agent {
       result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
     } finally {
       this.controller = null;
+    }
+    if (this.queue.length > 0) {
+      // A stop ends the task; messages that were still waiting are not sent, and the person is told.
+      const dropped = this.queue;
+      this.queue = [];
+      this.emit({ type: 'message_dropped', ids: dropped.map((m) => m.id) });
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     session.recordTask({ event: 'end', taskId, outcome: result.outcome, ...(result.message ? { message: result.message } : {}) });
@@ -141,6 +194,7 @@ export class Agent {
 
       for (;;) {
         if (signal.aborted) return this.cancelled(taskId, pending);
+        this.takeQueue(pending);
         this.addUserPlanUpdate(pending);
         session.appendMessage({ role: 'user', content: pending });
         pending = [];
@@ -191,7 +245,7 @@ export class Agent {
           const reminder = takeReminder(session, settings.reminderRounds);
           if (reminder) {
             pending.push(reminder);
-            this.emit({ type: 'notice', kind: 'reminder', message: reminder.text });
+            this.notice('reminder', reminder.text);
           }
           continue;
         }
@@ -202,9 +256,12 @@ export class Agent {
           }
           const message = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
           pending = [{ type: 'text', text: message }];
-          this.emit({ type: 'notice', kind: 'max_tokens', message });
+          this.notice('max_tokens', message);
           continue;
         }
+
+        // The person wrote while the model worked: their message comes before any verdict on the task.
+        if (this.takeQueue(pending)) continue;
 
         const gate = completionGate({ items: plan.items, planTouchedThisTask: planTouched, continuesInARow: gateContinues, bound: settings.gateBound });
         if (gate.kind === 'done') return { taskId, outcome: 'done' };
@@ -217,7 +274,7 @@ export class Agent {
         }
         gateContinues++;
         pending = [{ type: 'text', text: gate.message }];
-        this.emit({ type: 'notice', kind: 'gate', message: gate.message });
+        this.notice('gate', gate.message);
       }
     } finally {
       stopWatchingPlan();
@@ -234,6 +291,13 @@ export class Agent {
       else if (call === cut) {
         result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
       } else {
+        const refusal = await this.askApproval(call, signal);
+        if (refusal) {
+          result = refusal;
+          this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
+          results.push(toolResultBlock(call.id, result));
+          continue;
+        }
         this.setState('running_tool');
         result = await runToolCall(this.tools, call, {
           workspace: session.workspace,
@@ -248,12 +312,48 @@ export class Agent {
     return results;
   }
 
+  /**
+   * Waits for the person when the approval mode asks for this call. Returns the result to give the
+   * model instead of running the tool (denied), or null to run it.
+   */
+  private async askApproval(call: ToolUseBlock, signal: AbortSignal): Promise<ToolResult | null> {
+    const session = this.options.session;
+    const mode = this.options.approvalMode?.() ?? 'full_auto';
+    if (!needsApproval(mode, call.name, call.input, session.approvalRules)) return null;
+    const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
+    const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input) };
+    if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
+    if (preview) Object.assign(request, preview);
+
+    const asked = this.approvals.ask(request, signal);
+    this.setState('waiting_approval');
+    this.emit({ type: 'approval_requested', request: asked.request });
+    const answer = await asked.decision;
+    this.emit({ type: 'approval_resolved', id: asked.request.id, decision: answer.decision });
+    session.recordTask({ event: 'approval', tool: call.name, toolUseId: call.id, decision: answer.decision });
+    if (answer.decision === 'allow_session') session.allowForSession(request.sessionRule);
+    if (answer.decision !== 'deny') return null;
+    if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
+    const reason = answer.reason?.trim();
+    return {
+      content: `The person denied this ${call.name} call; it was not run.${reason ? ` Their reason: ${reason}` : ''} Do not retry it as it was; adjust your approach${reason ? ' to their reason' : ''} or ask them.`,
+      isError: true,
+    };
+  }
+
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
   private addUserPlanUpdate(pending: ContentBlockParam[]): void {
     const update = takeUserPlanUpdate(this.options.session);
     if (!update) return;
     pending.push(update);
-    this.emit({ type: 'notice', kind: 'plan_update', message: update.text });
+    this.notice('plan_update', update.text);
+  }
+
+  /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
+  private notice(kind: 'reminder' | 'gate' | 'plan_update' | 'max_tokens', message: string): void {
+    this.options.session.transcript.append({ type: 'notice', kind, message, at: new Date().toISOString() });
+    this.emit({ type: 'notice', kind, message });
   }
 
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */

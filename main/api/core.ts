@@ -4,9 +4,17 @@ import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
 import type { AgentTool } from '../agent/toolRunner';
 import type { PlanStore } from '../plan/store';
-import { readSettingsFile, resolveModelSettings, type ModelSettings } from '../settings/modelSettings';
+import type { KeyStore } from '../settings/keyStore';
+import type { ModelSettings } from '../settings/modelSettings';
+import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
+import { rememberFolder } from '../session/recentFolders';
 import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import type { Handlers } from './dispatch';
+import { agentHandlers } from './handlers/agentHandlers';
+import { planHandlers } from './handlers/planHandlers';
+import { sessionHandlers } from './handlers/sessionHandlers';
+import { settingsHandlers } from './handlers/settingsHandlers';
+import { workspaceHandlers } from './handlers/workspaceHandlers';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -20,22 +28,43 @@ export interface CoreOptions {
   chooseFolder?: () => Promise<string | null>;
   /** The workspace tools the agent gets (files, bash); the todo tool is always added. */
   tools?: () => AgentTool[];
-  /** Model settings; by default the settings file in dataDir, overridden by the environment. */
+  /** Where a key typed in the window is kept; by default the owner-only settings file. */
+  keyStore?: KeyStore;
+  /** Fixed model settings (tests); by default the settings service's, overridden by the environment. */
   settings?: () => ModelSettings;
+  /** Whether the agent asks before commands and file changes; `keel run` passes full_auto. */
+  headless?: boolean;
   log?: (message: string) => void;
 }
 
 /**
- * What every host serves: the open workspace session and the contract's handlers over it.
- * Knows nothing of Electron or WebSockets; hosts subscribe to its events and call `handlers`.
+ * What every host serves: the open workspace session, its agent, and the contract's handlers
+ * over them. Knows nothing of Electron or WebSockets; hosts subscribe to its events and call
+ * `handlers`.
  */
 export class KeelCore {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
   private readonly listeners = new Set<EventListener>();
   private unsubscribeSession: (() => void) | null = null;
+  readonly settings: SettingsService;
+  readonly handlers: Handlers;
 
-  constructor(private readonly options: CoreOptions) {}
+  constructor(readonly options: CoreOptions) {
+    this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
+    this.handlers = {
+      ...workspaceHandlers(this),
+      ...planHandlers(this),
+      ...agentHandlers(this),
+      ...sessionHandlers(this),
+      ...settingsHandlers(this),
+    };
+  }
+
+  /** Loads what needs async work (the key from the OS secret store). */
+  async init(): Promise<void> {
+    await this.settings.init();
+  }
 
   get currentSession(): WorkspaceSession | null {
     return this.session;
@@ -50,11 +79,14 @@ export class KeelCore {
     return () => this.listeners.delete(listener);
   }
 
-  private emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void {
+  emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void {
     for (const listener of this.listeners) listener({ channel: event, payload } as CoreEvent);
   }
 
   openWorkspace(folder: string, options: OpenSessionOptions = {}): Result<WorkspaceInfo> {
+    if (this.agent?.running) {
+      return fail(ErrorCodes.taskRunning, 'A task is running in this session. Stop it before switching folder or session.');
+    }
     let session: WorkspaceSession;
     try {
       session = WorkspaceSession.open(this.options.dataDir, folder, options);
@@ -63,14 +95,23 @@ export class KeelCore {
       throw error;
     }
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
-    this.agent?.stop();
     this.unsubscribeSession?.();
     this.session = session;
-    const agent = new Agent({ session, settings: () => this.modelSettings(), tools: this.options.tools?.() ?? [] });
+    const agent = new Agent({
+      session,
+      settings: () => this.modelSettings(),
+      tools: this.options.tools?.() ?? [],
+      approvalMode: () => (this.options.headless ? 'full_auto' : this.settings.view().approvalMode),
+    });
     this.agent = agent;
     const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
     const stopAgent = agent.on((event) => this.emit('agent.event', event));
     this.unsubscribeSession = () => (stopPlan(), stopAgent());
+    try {
+      rememberFolder(this.options.dataDir, session.workspace);
+    } catch (error) {
+      this.options.log?.(`warning: could not update the recent folders list: ${(error as Error).message}`);
+    }
     const info = workspaceInfo(session);
     this.emit('workspace.changed', info);
     this.emit('plan.changed', snapshot(session.plan));
@@ -78,65 +119,17 @@ export class KeelCore {
   }
 
   modelSettings(): ModelSettings {
-    return this.options.settings?.() ?? resolveModelSettings(readSettingsFile(this.options.dataDir));
+    return this.options.settings?.() ?? this.settings.modelSettings();
   }
-
-  readonly handlers: Handlers = {
-    'app.info': () =>
-      ok({
-        version: this.options.version,
-        host: this.options.host,
-        dataDir: this.options.dataDir,
-        nativeFolderPicker: this.options.chooseFolder !== undefined,
-      }),
-    'workspace.current': () => ok(this.session ? workspaceInfo(this.session) : null),
-    'workspace.open': ({ path }) => this.openWorkspace(path),
-    'workspace.choose': async () => {
-      if (!this.options.chooseFolder) {
-        return fail(ErrorCodes.unsupported, 'This window cannot show a folder picker. Type the folder path instead.');
-      }
-      const folder = await this.options.chooseFolder();
-      return folder === null ? ok(null) : this.openWorkspace(folder);
-    },
-    'plan.get': () => {
-      const session = this.session;
-      return session ? ok(snapshot(session.plan)) : ok(emptySnapshot);
-    },
-    'plan.edit': ({ baseVersion, items }) => {
-      const session = this.session;
-      if (!session) return fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; its plan is kept with it.');
-      const result = session.plan.propose(items, { source: 'user', baseVersion });
-      if (result.ok) return ok(snapshot(session.plan));
-      if (result.reason === 'conflict') {
-        return fail(
-          ErrorCodes.planConflict,
-          `The plan changed while you were editing it (you edited version ${baseVersion}, it is now version ${session.plan.version}). Your edit was not applied; the board now shows the current plan.`,
-          { current: snapshot(session.plan) },
-        );
-      }
-      return fail(ErrorCodes.planInvalid, result.error.message, { problems: result.error.problems });
-    },
-    'task.send': ({ text }) => {
-      const agent = this.agent;
-      if (!agent) return fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder for the agent to work in first.');
-      if (agent.running) return fail(ErrorCodes.taskRunning, 'A task is already running. Stop it first, or wait for it to finish.');
-      return ok({ taskId: agent.startTask(text).taskId });
-    },
-    'task.stop': () => {
-      const running = this.agent?.running ?? false;
-      this.agent?.stop();
-      return ok({ stopped: running });
-    },
-  };
 }
 
 const emptySnapshot: PlanSnapshot = { version: 0, source: null, items: [], at: null };
 
-export function snapshot(plan: PlanStore): PlanSnapshot {
-  const current = plan.current;
+export function snapshot(plan: PlanStore | undefined): PlanSnapshot {
+  const current = plan?.current;
   return current ? { version: current.version, source: current.source, items: current.items, at: current.at } : emptySnapshot;
 }
 
-function workspaceInfo(session: WorkspaceSession): WorkspaceInfo {
+export function workspaceInfo(session: WorkspaceSession): WorkspaceInfo {
   return { path: session.workspace, name: session.name, sessionId: session.id };
 }

@@ -39,9 +39,11 @@ const exitFor: Record<TaskOutcome, number> = {
 
 /** `keel run`: one task, headless, on the same core as the window. */
 export async function runTask(args: RunArgs): Promise<number> {
-  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, log: (m) => console.error(m) });
+  // Headless: nobody is there to answer an approval card, so the agent runs in full-auto mode.
+  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, log: (m) => console.error(m) });
   let settings;
   try {
+    await core.init();
     settings = core.modelSettings();
   } catch (error) {
     console.error(`keel: ${(error as Error).message}`);

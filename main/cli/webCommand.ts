@@ -23,6 +23,12 @@ export function parseWebArgs(args: readonly string[]): WebArgs {
 /** `rendererDir` is the built renderer, found by the entry script next to itself. */
 export async function runWeb(args: WebArgs, rendererDir: string): Promise<number> {
   const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, log: (m) => console.error(m) });
+  try {
+    await core.init();
+  } catch (error) {
+    console.error(`keel: ${(error as Error).message}`);
+    return 1;
+  }
   if (args.workspace !== undefined) {
     const opened = core.openWorkspace(args.workspace);
     if (!opened.ok) {

@@ -13,12 +13,13 @@ export interface RestoredConversation {
   messages: ChatMessage[];
   agentSeenVersion: number;
   usage: UsageTotals;
+  approvalRules: Set<string>;
   warnings: string[];
 }
 
 /** Rebuilds the conversation from transcript records; a record of the wrong shape is skipped with a warning. */
 export function restoreConversation(records: readonly Record<string, unknown>[]): RestoredConversation {
-  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), warnings: [] };
+  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), warnings: [] };
   for (const record of records) {
     if (record.type === 'message') {
       const message = record.message as { role?: unknown; content?: unknown } | undefined;
@@ -26,6 +27,9 @@ export function restoreConversation(records: readonly Record<string, unknown>[])
       const validContent = typeof message?.content === 'string' || Array.isArray(message?.content);
       if (validRole && validContent) restored.messages.push(message as ChatMessage);
       else restored.warnings.push('A saved message had an unexpected shape and was skipped.');
+    } else if (record.type === 'approval_rule' && typeof record.rule === 'string') {
+      if (record.allowed === true) restored.approvalRules.add(record.rule);
+      else restored.approvalRules.delete(record.rule);
     } else if (record.type === 'plan_seen' && typeof record.version === 'number') {
       restored.agentSeenVersion = record.version;
     } else if (record.type === 'usage' && typeof record.round === 'object' && record.round !== null) {

@@ -12,6 +12,8 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
   for (const record of records) {
     if (record.type === 'task' && record.event === 'start' && typeof record.text === 'string') {
       items.push({ kind: 'user', id: `task-${String(record.taskId)}`, text: record.text });
+    } else if (record.type === 'task' && record.event === 'queued' && typeof record.text === 'string') {
+      items.push({ kind: 'user', id: String(record.id), text: record.text });
     } else if (record.type === 'task' && record.event === 'end') {
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
       if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });

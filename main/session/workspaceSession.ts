@@ -21,6 +21,7 @@ interface Conversation {
   messages: ChatMessage[];
   agentSeenVersion: number;
   usage: UsageTotals;
+  approvalRules: Set<string>;
 }
 
 /**
@@ -32,6 +33,7 @@ export class WorkspaceSession {
   readonly messages: ChatMessage[];
   private seen: number;
   readonly usage: UsageTotals;
+  private readonly rules: Set<string>;
 
   private constructor(
     readonly workspace: string,
@@ -46,6 +48,7 @@ export class WorkspaceSession {
     this.messages = conversation.messages;
     this.seen = conversation.agentSeenVersion;
     this.usage = conversation.usage;
+    this.rules = conversation.approvalRules;
     plan.onChange((version) => transcript.append(planRecord(version)));
   }
 
@@ -68,6 +71,22 @@ export class WorkspaceSession {
   recordUsage(round: UsageTotals): void {
     for (const key of Object.keys(this.usage) as (keyof UsageTotals)[]) this.usage[key] += round[key];
     this.transcript.append({ type: 'usage', round, at: new Date().toISOString() });
+  }
+
+  /** What "Allow for this session" answers have allowed (e.g. "command:npm"), until revoked. */
+  get approvalRules(): ReadonlySet<string> {
+    return this.rules;
+  }
+
+  allowForSession(rule: string): void {
+    if (this.rules.has(rule)) return;
+    this.rules.add(rule);
+    this.transcript.append({ type: 'approval_rule', rule, allowed: true, at: new Date().toISOString() });
+  }
+
+  revokeRule(rule: string): void {
+    if (!this.rules.delete(rule)) return;
+    this.transcript.append({ type: 'approval_rule', rule, allowed: false, at: new Date().toISOString() });
   }
 
   /** Task boundaries and outcomes, for the history and for a person reading the transcript. */
@@ -103,7 +122,7 @@ export class WorkspaceSession {
     const path = join(dir, `${id}.jsonl`);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage() });
+    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set() });
   }
 
   private static load(workspace: string, path: string): WorkspaceSession {

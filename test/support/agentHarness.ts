@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { AgentEvent } from '../../common/agentEvents';
 import type { AgentTool } from '../../main/agent/toolRunner';
 import { KeelCore } from '../../main/api/core';
-import type { ModelSettings } from '../../main/settings/modelSettings';
+import type { ApprovalMode } from '../../common/approvals';
+import { writeSettingsFile, type ModelSettings } from '../../main/settings/modelSettings';
 import { startScriptedAnthropic, type ScriptedAnthropic, type Step } from './scriptedAnthropic';
 
 export const TEST_API_KEY = 'sk-test-keel-0123456789';
@@ -25,7 +26,13 @@ export interface AgentHarness {
  */
 export async function startAgentHarness(
   script: Step[],
-  options: { tools?: AgentTool[]; settings?: Partial<ModelSettings>; apiKey?: string } = {},
+  options: {
+    tools?: AgentTool[];
+    settings?: Partial<ModelSettings>;
+    apiKey?: string;
+    /** Ask for approvals as the window does (mode from the settings file); default: headless, full auto. */
+    approvals?: ApprovalMode;
+  } = {},
 ): Promise<AgentHarness> {
   const server = await startScriptedAnthropic({ script, apiKey: TEST_API_KEY });
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'keel-ws-')));
@@ -39,7 +46,15 @@ export async function startAgentHarness(
     gateBound: 2,
     ...options.settings,
   };
-  const core = new KeelCore({ dataDir, host: 'web', version: 'test', tools: () => options.tools ?? [], settings: () => settings });
+  if (options.approvals) writeSettingsFile(dataDir, { approvalMode: options.approvals });
+  const core = new KeelCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    tools: () => options.tools ?? [],
+    settings: () => settings,
+    headless: options.approvals === undefined,
+  });
   const opened = core.openWorkspace(workspace);
   if (!opened.ok) throw new Error(opened.error.message);
   const events: AgentEvent[] = [];

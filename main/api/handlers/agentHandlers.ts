@@ -1,0 +1,42 @@
+import { ErrorCodes } from '../../../common/contract';
+import { fail, ok } from '../../../common/result';
+import { emptyUsage } from '../../session/restoreMessages';
+import type { KeelCore } from '../core';
+import type { Handlers } from '../dispatch';
+
+const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
+
+export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
+  return {
+    /** While a task runs, a new message is queued for the agent's next step rather than refused. */
+    'task.send': ({ text }) => {
+      const agent = core.currentAgent;
+      if (!agent) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
+      if (agent.running) return ok({ taskId: agent.enqueue(text).id, queued: true });
+      return ok({ taskId: agent.startTask(text).taskId, queued: false });
+    },
+    'task.stop': () => {
+      const running = core.currentAgent?.running ?? false;
+      core.currentAgent?.stop();
+      return ok({ stopped: running });
+    },
+    'agent.status': () => {
+      const agent = core.currentAgent;
+      const session = core.currentSession;
+      return ok({
+        running: agent?.running ?? false,
+        state: agent?.state ?? 'idle',
+        model: core.modelSettings().model,
+        usage: session ? { ...session.usage } : emptyUsage(),
+        pendingApprovals: agent?.approvals.pending ?? [],
+        queued: agent?.queued ?? [],
+      });
+    },
+    'approval.respond': ({ id, answer }) => ok({ answered: core.currentAgent?.approvals.answer(id, answer) ?? false }),
+    'approval.rules': () => ok({ rules: [...(core.currentSession?.approvalRules ?? [])] }),
+    'approval.revoke': ({ rule }) => {
+      core.currentSession?.revokeRule(rule);
+      return ok({ rules: [...(core.currentSession?.approvalRules ?? [])] });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { ErrorCodes } from '../../../common/contract';
+import { fail, ok } from '../../../common/result';
+import { listSessions, trashSession } from '../../session/sessionIndex';
+import { timelineFromRecords } from '../../session/timeline';
+import { readTranscript } from '../../session/transcript';
+import type { KeelCore } from '../core';
+import type { Handlers } from '../dispatch';
+
+export function sessionHandlers(core: KeelCore): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
+  const dataDir = core.options.dataDir;
+  const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
+  return {
+    'chat.history': () => {
+      const session = core.currentSession;
+      return ok(session ? timelineFromRecords(readTranscript(session.transcriptPath).records) : []);
+    },
+    'session.list': () => ok(core.currentSession ? listSessions(dataDir, core.currentSession.workspace) : []),
+    'session.new': () => (core.currentSession ? core.openWorkspace(core.currentSession.workspace, { fresh: true }) : noFolder()),
+    'session.open': ({ id }) => (core.currentSession ? core.openWorkspace(core.currentSession.workspace, { sessionId: id }) : noFolder()),
+    'session.delete': ({ id }) => {
+      const session = core.currentSession;
+      if (!session) return noFolder();
+      if (session.id === id && core.currentAgent?.running) {
+        return fail(ErrorCodes.taskRunning, 'This session is running a task. Stop it before deleting the session.');
+      }
+      const deleted = trashSession(dataDir, session.workspace, id);
+      // Deleting the open session leaves the folder on its newest remaining session, or a new one.
+      if (deleted && session.id === id) core.openWorkspace(session.workspace);
+      return ok({ deleted });
+    },
+  };
+}
