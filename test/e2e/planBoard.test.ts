@@ -151,6 +151,7 @@ describe('plan board (keel web)', () => {
     await waitForNewVersion(page, version);
     expect(await row(page, WRITE).innerText()).toContain('Writing hello.py');
     expect(await board(page).innerText()).toContain('1 of 3 completed');
+    expect(await board(page).locator('.board-source').innerText()).toMatch(/^Last change: you/);
     await page.mouse.move(1000, 700);
     await screenshot(page, 'filled-board');
   });
