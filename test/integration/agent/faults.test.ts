@@ -119,6 +119,18 @@ describe('faults of the model API', () => {
     expect(toolResultText(result!)).toMatch(/cut off by the max_tokens limit.*not run/);
   });
 
+  it('asks the model to continue an answer cut by max_tokens, keeping both parts', async () => {
+    harness = await startAgentHarness([{ ...reply(text('The first half of a long answer')), stop_reason: 'max_tokens' }, reply(text('and the second half.'))]);
+    const finished = await sendTask(harness, 'explain');
+    expect(finished.outcome).toBe('done');
+    expect(harness.server.errors).toEqual([]);
+    expect(textOf(harness.server.requests[1]!.body.messages.at(-1))).toMatch(/cut off by the max_tokens limit/);
+    expect(harness.core.currentSession!.messages.filter((m) => m.role === 'assistant').map((m) => textOf(m))).toEqual([
+      'The first half of a long answer',
+      'and the second half.',
+    ]);
+  });
+
   it('ends the task as refused when the model refuses', async () => {
     harness = await startAgentHarness([{ ...reply(text('I cannot help with that.')), stop_reason: 'refusal' }, reply(text('Sure, here is a haiku.'))]);
     const finished = await sendTask(harness, 'something it refuses');
