@@ -1,9 +1,11 @@
+import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchValidator } from './validator';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
 const only = process.argv.slice(2);
 const benches: Record<string, () => unknown> = {
   validator: benchValidator,
+  board: benchBoardRoundTrip,
 };
 
 for (const [name, run] of Object.entries(benches)) {
