@@ -22,17 +22,22 @@ export interface StartOptions {
   /** KEEL_HOME of the child: where its sessions are kept. */
   keelHome: string;
   timeoutMs?: number;
+  /**
+   * Extra environment (e.g. ANTHROPIC_BASE_URL of the scripted model). The model variables of the
+   * machine running the tests are never passed on: a test must not reach a real API by accident.
+   */
+  env?: Record<string, string>;
 }
 
 /**
  * Starts `node bin/keel.js web --port 0` as a real child process and reads its URL from the
  * `Open http://...` line it prints. Needs `npm run build` first.
  */
-export async function startKeelWeb({ workspace, keelHome, timeoutMs = 20_000 }: StartOptions): Promise<KeelWeb> {
+export async function startKeelWeb({ workspace, keelHome, timeoutMs = 20_000, env = {} }: StartOptions): Promise<KeelWeb> {
   const args = [join(repoRoot, 'bin/keel.js'), 'web', ...(workspace === undefined ? [] : ['--workspace', workspace]), '--port', '0'];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, KEEL_HOME: keelHome },
+    env: { ...withoutModelVariables(process.env), KEEL_HOME: keelHome, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -75,4 +80,10 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `keel-${prefix}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+function withoutModelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'KEEL_MODEL', 'ANTHROPIC_AUTH_TOKEN']) delete copy[name];
+  return copy;
 }
