@@ -12,5 +12,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser tests each start a Chromium; on two cores more than two at once only thrash.
     maxWorkers: 2,
+    reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });
