@@ -58,6 +58,35 @@ export const SessionSummarySchema = z.object({
 
 export const RecentFolderSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.string() });
 
+const TerminalSize = z.number().int().min(1).max(1000);
+
+export const TerminalInfoSchema = z.object({ id: z.string(), title: z.string(), cwd: z.string(), pid: z.number() });
+
+export const FileChangeSchema = z.object({
+  /** Workspace-relative path. */
+  path: z.string(),
+  kind: z.enum(['created', 'edited', 'deleted']),
+  /** Unified diff from before the task to the agent's last write (text files; binary files say so). */
+  diff: z.string(),
+  /** 'undone' after an undo of this file, until redone. */
+  state: z.enum(['applied', 'undone']),
+});
+
+export const TaskChangesSchema = z.object({
+  taskId: z.string(),
+  /** The person's message that started the task. */
+  title: z.string(),
+  at: z.string(),
+  files: z.array(FileChangeSchema),
+});
+
+export const ChangeActionResultSchema = z.object({
+  /** Files put back (undo) or re-applied (redo). */
+  done: z.array(z.string()),
+  /** Files changed by someone else since: left alone unless forced. */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+
 /** Enough for a window that opens mid-task to show where the agent is. */
 export const AgentStatusSchema = z.object({
   running: z.boolean(),
@@ -105,9 +134,31 @@ export const requests = {
   'settings.get': { input: none, output: SettingsViewSchema },
   'settings.update': { input: SettingsUpdateSchema, output: SettingsViewSchema },
   'settings.testConnection': { input: none, output: z.object({ ok: z.boolean(), message: z.string() }) },
+
+  /** The person's own shells, in tabs: node-pty in main, xterm.js in the window. */
+  'terminal.create': { input: z.object({ cols: TerminalSize, rows: TerminalSize }).strict(), output: TerminalInfoSchema },
+  'terminal.list': { input: none, output: z.array(TerminalInfoSchema) },
+  'terminal.input': { input: z.object({ id: z.string(), data: z.string().max(1_000_000) }).strict(), output: z.object({}) },
+  'terminal.resize': { input: z.object({ id: z.string(), cols: TerminalSize, rows: TerminalSize }).strict(), output: z.object({}) },
+  /** Flow control: the window says how many characters of output it has rendered. */
+  'terminal.ack': { input: z.object({ id: z.string(), chars: z.number().int().nonnegative() }).strict(), output: z.object({}) },
+  /** Closes the tab: the shell and every process it started are killed. */
+  'terminal.close': { input: z.object({ id: z.string() }).strict(), output: z.object({ closed: z.boolean() }) },
+
+  /** What the agent changed in this session, grouped by task, with diffs. */
+  'changes.list': { input: none, output: z.array(TaskChangesSchema) },
+  /**
+   * Puts files back as they were before the task (one file with `path`). A file the person changed
+   * since the agent touched it is not overwritten unless `force`: the answer lists the conflicts.
+   */
+  'changes.undo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
+  'changes.redo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
 } as const;
 
 export const events = {
+  'terminal.output': z.object({ id: z.string(), data: z.string() }),
+  'terminal.exit': z.object({ id: z.string(), exitCode: z.number().nullable(), signal: z.number().nullable() }),
+  'changes.changed': z.object({}),
   'workspace.changed': WorkspaceInfoSchema.nullable(),
   'plan.changed': PlanSnapshotSchema,
   'agent.event': AgentEventSchema,
@@ -126,6 +177,10 @@ export type AppInfo = z.output<typeof AppInfoSchema>;
 export type SessionSummary = z.output<typeof SessionSummarySchema>;
 export type RecentFolder = z.output<typeof RecentFolderSchema>;
 export type AgentStatus = z.output<typeof AgentStatusSchema>;
+export type TerminalInfo = z.output<typeof TerminalInfoSchema>;
+export type TaskChanges = z.output<typeof TaskChangesSchema>;
+export type FileChange = z.output<typeof FileChangeSchema>;
+export type ChangeActionResult = z.output<typeof ChangeActionResultSchema>;
 
 export const requestChannels = Object.keys(requests) as RequestChannel[];
 export const eventChannels = Object.keys(events) as EventChannel[];

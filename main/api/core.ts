@@ -11,9 +11,11 @@ import { rememberFolder } from '../session/recentFolders';
 import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
+import { changesHandlers } from './handlers/changesHandlers';
 import { planHandlers } from './handlers/planHandlers';
 import { sessionHandlers } from './handlers/sessionHandlers';
 import { settingsHandlers } from './handlers/settingsHandlers';
+import { terminalHandlers } from './handlers/terminalHandlers';
 import { workspaceHandlers } from './handlers/workspaceHandlers';
 
 /** An event of the contract, narrowed by its channel. */
@@ -58,6 +60,8 @@ export class KeelCore {
       ...agentHandlers(this),
       ...sessionHandlers(this),
       ...settingsHandlers(this),
+      ...terminalHandlers(this),
+      ...changesHandlers(this),
     };
   }
 

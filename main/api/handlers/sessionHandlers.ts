@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
-import { listSessions, trashSession } from '../../session/sessionIndex';
+import { listSessions, sessionExists, trashSession } from '../../session/sessionIndex';
 import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
 import type { KeelCore } from '../core';
@@ -16,7 +16,14 @@ export function sessionHandlers(core: KeelCore): Pick<Handlers, 'chat.history' |
     },
     'session.list': () => ok(core.currentSession ? listSessions(dataDir, core.currentSession.workspace) : []),
     'session.new': () => (core.currentSession ? core.openWorkspace(core.currentSession.workspace, { fresh: true }) : noFolder()),
-    'session.open': ({ id }) => (core.currentSession ? core.openWorkspace(core.currentSession.workspace, { sessionId: id }) : noFolder()),
+    'session.open': ({ id }) => {
+      const session = core.currentSession;
+      if (!session) return noFolder();
+      if (!sessionExists(dataDir, session.workspace, id)) {
+        return fail(ErrorCodes.workspaceNotFound, `There is no session "${id}" for this folder (it may have been deleted). Pick one from the list, or start a new one.`);
+      }
+      return core.openWorkspace(session.workspace, { sessionId: id });
+    },
     'session.delete': ({ id }) => {
       const session = core.currentSession;
       if (!session) return noFolder();
