@@ -1,0 +1,174 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
+import { noopTool, startAgentHarness, TEST_API_KEY } from '../test/support/agentHarness';
+import { reply, startScriptedAnthropic, text, toolUse, type StaticStep, type Step } from '../test/support/scriptedAnthropic';
+import { formatMs, heading, percentile } from './stats';
+
+const ROUNDS = 100;
+const TRIALS = 6;
+const WARMUP_ROUNDS = 30;
+const GOAL_RATIO = 1.2;
+
+/**
+ * Agent loop overhead per round, against the project's scripted Anthropic server with no model
+ * delay. Keel: one task of ROUNDS rounds through a real KeelCore (headless): round 1 writes a
+ * one-item plan, then the model calls the `noop` tool round after round, marks the plan completed,
+ * and ends its turn. Baseline, same run and same server code: bare `client.messages.stream(…)
+ * .finalMessage()` calls with the real SDK, replaying the very request bodies the agent sent
+ * (same system prompt, tools and growing history), so the only difference is Keel's own work
+ * between two requests. A round is timed from the server receiving one request to it receiving
+ * the next (the last one: to the end of the task), the same instrument for both.
+ * Prints figures only.
+ */
+export async function benchAgentLoop(): Promise<void> {
+  heading(`Agent loop: overhead per round (${ROUNDS}-round task, scripted server, no model delay)`);
+  const baselineServer = await startScriptedAnthropic({ apiKey: TEST_API_KEY });
+  try {
+    // Warm up both paths (JIT, sockets), and capture the request bodies the baseline replays.
+    const warm = await agentTask(WARMUP_ROUNDS);
+    await baselineReplay(baselineServer, warm.bodies);
+    const captured = await agentTask(ROUNDS);
+    await baselineReplay(baselineServer, captured.bodies);
+
+    const agent: number[] = [];
+    const bare: number[] = [];
+    // Round-indexed samples, to see whether the cost grows with the history.
+    const agentByRound: number[][] = Array.from({ length: ROUNDS }, () => []);
+    const bareByRound: number[][] = Array.from({ length: ROUNDS }, () => []);
+    const agentTotals: number[] = [];
+    const bareTotals: number[] = [];
+    const firstRequest: number[] = [];
+    const trialRatios: number[] = [];
+    // Alternate the order, so neither side always runs on a warmer (or more fragmented) process.
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const runAgent = async () => {
+        const run = await agentTask(ROUNDS);
+        agent.push(...run.rounds);
+        run.rounds.forEach((ms, i) => agentByRound[i]!.push(ms));
+        agentTotals.push(run.totalMs);
+        firstRequest.push(run.firstRequestMs);
+      };
+      const runBare = async () => {
+        const run = await baselineReplay(baselineServer, captured.bodies);
+        bare.push(...run.rounds);
+        run.rounds.forEach((ms, i) => bareByRound[i]!.push(ms));
+        bareTotals.push(run.totalMs);
+      };
+      if (trial % 2 === 0) {
+        await runBare();
+        await runAgent();
+      } else {
+        await runAgent();
+        await runBare();
+      }
+      trialRatios.push(agentTotals.at(-1)! / bareTotals.at(-1)!);
+    }
+
+    const firstBytes = JSON.stringify(captured.bodies[0]).length;
+    const lastBytes = JSON.stringify(captured.bodies.at(-1)).length;
+    console.log(
+      `${TRIALS} trials × ${ROUNDS} rounds each; request body grows from ${(firstBytes / 1024).toFixed(1)} KB to ${(lastBytes / 1024).toFixed(1)} KB ` +
+        `(system prompt, 2 tool definitions, history)`,
+    );
+    const row = (label: string, samples: number[]) =>
+      console.log(
+        `${label.padEnd(34)} mean ${formatMs(mean(samples)).padStart(9)}  p50 ${formatMs(percentile(samples, 50)).padStart(9)}  p95 ${formatMs(percentile(samples, 95)).padStart(9)}  max ${formatMs(Math.max(...samples)).padStart(9)}`,
+      );
+    row('baseline bare SDK stream, per call', bare);
+    row('Keel agent, per round', agent);
+    console.log(
+      `whole task: Keel ${formatMs(percentile(agentTotals, 50))} (p50 of ${TRIALS}; first request ${formatMs(percentile(firstRequest, 50))} after runTask), ` +
+        `baseline ${formatMs(percentile(bareTotals, 50))}`,
+    );
+    const ratio = mean(agent) / mean(bare);
+    console.log(
+      `ratio Keel/baseline: mean ${ratio.toFixed(2)}×, p50 ${(percentile(agent, 50) / percentile(bare, 50)).toFixed(2)}×, ` +
+        `p95 ${(percentile(agent, 95) / percentile(bare, 95)).toFixed(2)}× (goal ≤ ${GOAL_RATIO}×); ` +
+        `Keel's own work ≈ ${formatMs(mean(agent) - mean(bare))} a round (p50 difference ${formatMs(percentile(agent, 50) - percentile(bare, 50))})`,
+    );
+    const quarter = Math.floor(ROUNDS / 4);
+    const slice = (byRound: number[][], from: number) => byRound.slice(from, from + quarter).flat();
+    console.log(
+      `p50 by history length: rounds 1-${quarter} Keel ${formatMs(percentile(slice(agentByRound, 0), 50))} vs baseline ${formatMs(percentile(slice(bareByRound, 0), 50))}; ` +
+        `rounds ${ROUNDS - quarter + 1}-${ROUNDS} Keel ${formatMs(percentile(slice(agentByRound, ROUNDS - quarter), 50))} vs baseline ${formatMs(percentile(slice(bareByRound, ROUNDS - quarter), 50))}`,
+    );
+    console.log(`whole-task ratio per trial: ${trialRatios.map((r) => `${r.toFixed(2)}×`).join(', ')} (spread = noise on this machine)`);
+  } finally {
+    await baselineServer.close();
+  }
+}
+
+interface Timed {
+  /** Per round: from the server receiving its request to receiving the next one (or the end). */
+  rounds: number[];
+  totalMs: number;
+}
+
+/** The scripted model's reply in round `index` (0-based) of `rounds`. */
+function scriptedReply(index: number, rounds: number): StaticStep {
+  if (index === 0) {
+    return reply(
+      text('I will plan this, then run the noop tool until it is done.'),
+      toolUse('todo', { items: [{ content: 'Call the noop tool round after round', status: 'in_progress', activeForm: 'calling noop' }] }),
+    );
+  }
+  if (index === rounds - 2) {
+    return reply(text('That was the last one.'), toolUse('todo', { items: [{ content: 'Call the noop tool round after round', status: 'completed' }] }));
+  }
+  if (index === rounds - 1) return reply(text('Done: the noop tool ran every round and the plan is complete.'));
+  return reply(text(`Round ${index + 1}: calling noop again.`), toolUse('noop', {}));
+}
+
+/** Step functions that note when the server received each request, then answer it. */
+function timedScript(rounds: number, marks: number[]): Step[] {
+  return Array.from({ length: rounds }, (_, index) => () => {
+    marks.push(performance.now());
+    return scriptedReply(index, rounds);
+  });
+}
+
+function intervals(marks: readonly number[], end: number): number[] {
+  return marks.map((mark, i) => (marks[i + 1] ?? end) - mark);
+}
+
+async function agentTask(rounds: number): Promise<Timed & { bodies: MessageCreateParams[]; firstRequestMs: number }> {
+  const marks: number[] = [];
+  const harness = await startAgentHarness(timedScript(rounds, marks), { tools: [noopTool] });
+  try {
+    const agent = harness.core.currentAgent;
+    if (!agent) throw new Error('the harness opened no agent');
+    const start = performance.now();
+    const result = await agent.runTask('Call the noop tool round after round, with a plan.');
+    const end = performance.now();
+    if (result.outcome !== 'done') throw new Error(`agent task ended ${result.outcome}: ${result.message ?? ''}`);
+    if (harness.server.errors.length > 0) throw harness.server.errors[0]!;
+    if (marks.length !== rounds || harness.server.remaining !== 0) throw new Error(`agent made ${marks.length} requests, expected ${rounds}`);
+    return {
+      rounds: intervals(marks, end),
+      totalMs: end - start,
+      firstRequestMs: marks[0]! - start,
+      bodies: harness.server.requests.map((r) => r.body),
+    };
+  } finally {
+    await harness.close();
+  }
+}
+
+async function baselineReplay(server: Awaited<ReturnType<typeof startScriptedAnthropic>>, bodies: readonly MessageCreateParams[]): Promise<Timed> {
+  const marks: number[] = [];
+  server.push(...timedScript(bodies.length, marks));
+  const client = new Anthropic({ apiKey: TEST_API_KEY, baseURL: server.baseURL, maxRetries: 4 });
+  const start = performance.now();
+  for (const body of bodies) {
+    const { stream: _stream, ...params } = body;
+    await client.messages.stream(params).finalMessage();
+  }
+  const end = performance.now();
+  if (server.errors.length > 0) throw server.errors[0]!;
+  if (marks.length !== bodies.length || server.remaining !== 0) throw new Error(`baseline made ${marks.length} requests, expected ${bodies.length}`);
+  return { rounds: intervals(marks, end), totalMs: end - start };
+}
+
+function mean(samples: readonly number[]): number {
+  return samples.reduce((a, b) => a + b, 0) / samples.length;
+}
