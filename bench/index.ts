@@ -1,4 +1,7 @@
+import { benchAgentLoop } from './agentLoop';
+import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
+import { benchFileTools } from './fileTools';
 import { benchValidator } from './validator';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
@@ -6,6 +9,9 @@ const only = process.argv.slice(2);
 const benches: Record<string, () => unknown> = {
   validator: benchValidator,
   board: benchBoardRoundTrip,
+  agentLoop: benchAgentLoop,
+  fileTools: benchFileTools,
+  bashThroughput: benchBashThroughput,
 };
 
 for (const [name, run] of Object.entries(benches)) {
