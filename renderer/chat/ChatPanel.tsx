@@ -1,4 +1,14 @@
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { ApprovalCard } from './ApprovalCard';
+import { ChatContext, Expansion, type ChatContextValue } from './chatContext';
+import { ChatStore } from './chatStore';
+import { Composer, type ComposerHandle } from './Composer';
+import { EmptyState } from './EmptyState';
+import { Transcript } from './Transcript';
+import { useAnnouncement } from './useAnnouncement';
+import './chat.css';
 
 export interface ChatPanelProps {
   /** Opens the settings (e.g. from a 401 error card). */
@@ -6,7 +16,64 @@ export interface ChatPanelProps {
 }
 
 /** The agent's conversation: transcript, tool cards, approvals and the composer. */
-export function ChatPanel(_props: ChatPanelProps) {
+export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
   const { t } = useI18n();
-  return <section aria-label={t('chat.title')} className="chat-panel" />;
+  const store = useMemo(() => new ChatStore(api), []);
+  useEffect(() => store.start(), [store]);
+  const chat = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const expansion = useMemo(() => new Expansion(), []);
+  const composer = useRef<ComposerHandle>(null);
+  const panel = useRef<HTMLElement>(null);
+
+  const context = useMemo<ChatContextValue>(
+    () => ({ store, expansion, approvalOf: chat.approvalOf, onOpenSettings, fillComposer: (text) => composer.current?.fill(text) }),
+    [store, expansion, chat.approvalOf, onOpenSettings],
+  );
+
+  const history = useMemo(() => chat.items.flatMap((item) => (item.kind === 'user' ? [item.text] : [])), [chat.items]);
+
+  // Esc stops the task when focus is in the chat, or when nothing else has it (and nobody handled the key).
+  const running = chat.running;
+  useEffect(() => {
+    if (!running) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const focused = document.activeElement;
+      const free = focused === null || focused === document.body || focused === document.documentElement;
+      if (!free && !panel.current?.contains(focused)) return;
+      event.preventDefault();
+      void store.stop();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [running, store]);
+
+  const announcement = useAnnouncement(chat);
+  const hasFolder = Boolean(chat.workspace);
+  const empty = chat.loaded && chat.items.length === 0 && !chat.running;
+
+  return (
+    <ChatContext.Provider value={context}>
+      <section ref={panel} aria-label={t('chat.title')} className="chat-panel" data-agent-running={chat.running ? 'true' : 'false'}>
+        <div className="chat-body">
+          {empty || chat.workspace === null ? (
+            <EmptyState hasFolder={hasFolder} />
+          ) : (
+            <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} />
+          )}
+        </div>
+        {chat.approvals.length > 0 && (
+          <div className="approval-dock">
+            {chat.approvals.map((request, index) => (
+              <ApprovalCard key={request.id} request={request} autoFocus={index === 0} />
+            ))}
+          </div>
+        )}
+        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text) => store.send(text)} onStop={() => void store.stop()} />
+        <div className="visually-hidden" role="status" aria-live="polite">
+          {announcement}
+        </div>
+      </section>
+    </ChatContext.Provider>
+  );
 }

@@ -1,0 +1,34 @@
+import { useI18n } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+import { useChat } from './chatContext';
+
+const EXAMPLES: MessageKey[] = ['chat.empty.example1', 'chat.empty.example2', 'chat.empty.example3'];
+
+/** A new session: what Keel does, and tasks to start from. */
+export function EmptyState({ hasFolder }: { hasFolder: boolean }) {
+  const { t } = useI18n();
+  const { fillComposer } = useChat();
+  return (
+    <div className="chat-empty">
+      <h2 className="chat-empty-title">{hasFolder ? t('chat.empty.title') : t('chat.empty.noFolderTitle')}</h2>
+      <p>{t('chat.empty.what')}</p>
+      <ul className="chat-empty-points">
+        <li>{t('chat.empty.point1')}</li>
+        <li>{t('chat.empty.point2')}</li>
+        <li>{t('chat.empty.point3')}</li>
+      </ul>
+      {hasFolder ? (
+        <div className="chat-empty-examples">
+          <p className="chat-empty-label">{t('chat.empty.try')}</p>
+          {EXAMPLES.map((key) => (
+            <button key={key} type="button" className="example-task" onClick={() => fillComposer(t(key))}>
+              {t(key)}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <p className="chat-empty-label">{t('chat.empty.noFolder')}</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { AgentState } from '../../common/agentEvents';
+import type { ChatItem } from '../../common/chat';
+import type { PlanSnapshot } from '../../common/contract';
+import type { PlanItem } from '../../common/plan/types';
+import { useI18n } from '../i18n/I18nProvider';
+import { ArrowDownIcon } from './icons';
+import { ActivityRow } from './messages/ActivityRow';
+import { AssistantMessage } from './messages/AssistantMessage';
+import { NoticeRow } from './messages/NoticeRow';
+import { OutcomeRow } from './messages/OutcomeRow';
+import { UserMessage } from './messages/UserMessage';
+import { ToolCard } from './tools/ToolCard';
+
+interface TranscriptProps {
+  items: readonly ChatItem[];
+  running: boolean;
+  state: AgentState;
+  plan: PlanSnapshot | null;
+  unfinished: ReadonlyMap<string, readonly PlanItem[]>;
+}
+
+const ACTIVITY = '\u0000activity';
+/** How close to the end counts as "at the end" (px): new content then keeps the view at the end. */
+const AT_END = 24;
+
+/** Rough heights before a row is measured; the list corrects itself as rows render. */
+function estimate(item: ChatItem | undefined): number {
+  if (!item) return 36;
+  switch (item.kind) {
+    case 'user':
+      return 56 + Math.min(14, item.text.split('\n').length) * 6;
+    case 'assistant':
+      return 28 + Math.ceil(item.text.length / 90) * 20;
+    case 'tool':
+    case 'notice':
+      return 40;
+    case 'outcome':
+      return item.outcome === 'done' || item.outcome === 'cancelled' ? 36 : 140;
+  }
+}
+
+/**
+ * The conversation, virtualized: only the rows in view (and a few around) are in the DOM, each
+ * measured as it renders. It stays at the end while the agent writes, unless the person scrolled
+ * up; then "Jump to latest" brings them back.
+ */
+export function Transcript({ items, running, state, plan, unfinished }: TranscriptProps) {
+  const { t } = useI18n();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = items.length + (running ? 1 : 0);
+  const lastOutcome = useMemo(() => {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i]!;
+      if (item.kind === 'outcome') return item.id;
+      if (item.kind === 'user' && !item.queued && !item.notSent) return null;
+    }
+    return null;
+  }, [items]);
+  // Each todo card shows the change from the agent's previous plan.
+  const previousTodo = useMemo(() => {
+    const map = new Map<string, unknown>();
+    let previous: unknown;
+    for (const item of items) {
+      if (item.kind !== 'tool' || item.name !== 'todo') continue;
+      if (previous !== undefined) map.set(item.id, previous);
+      if (!item.result?.isError) previous = item.input;
+    }
+    return map;
+  }, [items]);
+
+  const getItemKey = useCallback((index: number) => items[index]?.id ?? ACTIVITY, [items]);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => estimate(items[index]),
+    getItemKey,
+    overscan: 4,
+    paddingStart: 16,
+    paddingEnd: 16,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: AT_END,
+    useFlushSync: false,
+  });
+
+  const [atEnd, setAtEnd] = useState(true);
+  const onScroll = useCallback(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    setAtEnd(element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END + 4);
+  }, []);
+
+  // A session opens at its end.
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (opened.current || items.length === 0) return;
+    opened.current = true;
+    virtualizer.scrollToEnd();
+  }, [items.length, virtualizer]);
+
+  // While at the end, growth of the last row (a streaming answer, live output) keeps it in view.
+  const atEndRef = useRef(atEnd);
+  atEndRef.current = atEnd;
+  useEffect(() => {
+    const element = scrollRef.current;
+    const inner = element?.firstElementChild;
+    if (!element || !inner) return;
+    const observer = new ResizeObserver(() => {
+      if (atEndRef.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
+  const jump = () => {
+    virtualizer.scrollToEnd();
+    setAtEnd(true);
+  };
+
+  const streaming = items.at(-1)?.kind === 'assistant' && (items.at(-1) as { streaming?: boolean }).streaming === true;
+  return (
+    <div className="transcript">
+      <div ref={scrollRef} className="transcript-scroll" onScroll={onScroll} tabIndex={0} role="region" aria-label={t('chat.transcript')}>
+        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index];
+            return (
+              <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${row.start}px)` }}>
+                {item ? (
+                  <Row
+                    item={item}
+                    running={running}
+                    previousTodo={previousTodo.get(item.id)}
+                    actionable={!running && item.id === lastOutcome}
+                    plan={plan}
+                    unfinished={unfinished.get(item.id) ?? null}
+                  />
+                ) : (
+                  <ActivityRow state={state} streaming={streaming} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!atEnd && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          <ArrowDownIcon />
+          {t('chat.jumpToLatest')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function Row({
+  item,
+  running,
+  previousTodo,
+  actionable,
+  plan,
+  unfinished,
+}: {
+  item: ChatItem;
+  running: boolean;
+  previousTodo: unknown;
+  actionable: boolean;
+  plan: PlanSnapshot | null;
+  unfinished: readonly PlanItem[] | null;
+}) {
+  switch (item.kind) {
+    case 'user':
+      return <UserMessage item={item} />;
+    case 'assistant':
+      return <AssistantMessage item={item} />;
+    case 'tool':
+      return <ToolCard item={item} running={running} previousTodo={previousTodo} />;
+    case 'notice':
+      return <NoticeRow item={item} />;
+    case 'outcome': {
+      // The latest stop shows the plan as it is now (the person may have finished it on the board).
+      const open = actionable && item.outcome === 'stopped_unfinished' && plan ? plan.items.filter((step) => step.status !== 'completed') : unfinished;
+      return <OutcomeRow item={item} actionable={actionable} unfinished={open} />;
+    }
+  }
+}

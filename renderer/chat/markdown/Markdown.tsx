@@ -1,0 +1,40 @@
+import { memo, useMemo, useRef } from 'react';
+import { CodeBlock } from './CodeBlock';
+import { renderBlock } from './renderBlock';
+import { splitBlocks, type BlockSplit } from './splitBlocks';
+
+/**
+ * Markdown rendered block by block. While an answer streams, only its last (open) block is parsed
+ * again: the finished blocks keep their source string, so their memoized render is reused.
+ */
+export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const split = useRef<BlockSplit | undefined>(undefined);
+  const current = useMemo(() => {
+    const next = splitBlocks(text, split.current);
+    return next;
+  }, [text]);
+  split.current = current;
+  const last = current.blocks.length - 1;
+  return (
+    <div className="markdown">
+      {current.blocks.map((source, index) => (
+        <MarkdownBlock key={`${index}`} source={source} open={streaming && index === last} />
+      ))}
+    </div>
+  );
+}
+
+const MarkdownBlock = memo(function MarkdownBlock({ source, open }: { source: string; open: boolean }) {
+  const parts = useMemo(() => renderBlock(source), [source]);
+  return (
+    <>
+      {parts.map((part, index) =>
+        part.kind === 'code' ? (
+          <CodeBlock key={index} lang={part.lang} code={part.code} html={part.html} open={open && index === parts.length - 1} />
+        ) : (
+          <div key={index} className="md-block" dangerouslySetInnerHTML={{ __html: part.html }} />
+        ),
+      )}
+    </>
+  );
+});

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider';
+import type { MessageKey } from '../../i18n/messages';
+import { useChat } from '../chatContext';
+import { classifyError, RETRY_FIX, SETTINGS_FIX, type ErrorKind } from '../errorAdvice';
+import { AlertIcon } from '../icons';
+
+const titles: Record<ErrorKind, MessageKey> = {
+  auth: 'chat.error.auth',
+  no_key: 'chat.error.noKey',
+  forbidden: 'chat.error.forbidden',
+  not_found: 'chat.error.notFound',
+  connection: 'chat.error.connection',
+  overloaded: 'chat.error.overloaded',
+  max_tokens: 'chat.error.maxTokens',
+  bad_request: 'chat.error.badRequest',
+  other: 'chat.error.other',
+};
+
+const advice: Record<ErrorKind, MessageKey> = {
+  auth: 'chat.error.authHelp',
+  no_key: 'chat.error.noKeyHelp',
+  forbidden: 'chat.error.forbiddenHelp',
+  not_found: 'chat.error.notFoundHelp',
+  connection: 'chat.error.connectionHelp',
+  overloaded: 'chat.error.overloadedHelp',
+  max_tokens: 'chat.error.maxTokensHelp',
+  bad_request: 'chat.error.badRequestHelp',
+  other: 'chat.error.otherHelp',
+};
+
+/** A task that ended in an error: what happened, in main's words, and what to do next. */
+export function ErrorCard({ message, actionable }: { message: string; actionable: boolean }) {
+  const { t } = useI18n();
+  const { store, onOpenSettings } = useChat();
+  const kind = classifyError(message);
+  const [retried, setRetried] = useState(false);
+  return (
+    <div className="chat-card card-error" role="group" aria-label={t(titles[kind])} data-outcome="error" data-error-kind={kind}>
+      <div className="card-title">
+        <AlertIcon />
+        <span>{t(titles[kind])}</span>
+      </div>
+      <p>{t(advice[kind])}</p>
+      {message && <p className="card-detail">{message}</p>}
+      {actionable && (SETTINGS_FIX.has(kind) || RETRY_FIX.has(kind)) && (
+        <div className="card-actions">
+          {SETTINGS_FIX.has(kind) && (
+            <button type="button" className="button button-primary button-small" onClick={onOpenSettings}>
+              {t('chat.error.openSettings')}
+            </button>
+          )}
+          {RETRY_FIX.has(kind) && (
+            <button
+              type="button"
+              className="button button-small"
+              disabled={retried}
+              onClick={() => {
+                setRetried(true);
+                void store.send(t('chat.retryMessage'));
+              }}
+            >
+              {t('chat.error.retry')}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

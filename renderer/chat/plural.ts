@@ -1,0 +1,7 @@
+import type { Translate } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+
+/** English needs "1 file" / "2 files"; Chinese has one form (both keys exist in every language). */
+export function plural(t: Translate, count: number, one: MessageKey, other: MessageKey, params: Record<string, string | number> = {}): string {
+  return t(count === 1 ? one : other, { count, ...params });
+}
