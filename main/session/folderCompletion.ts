@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 
@@ -21,9 +21,20 @@ export async function completeFolderPath(partial: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return entries
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix) && (prefix.startsWith('.') || !entry.name.startsWith('.')))
+  const candidates = entries.filter((entry) => entry.name.startsWith(prefix) && (prefix.startsWith('.') || !entry.name.startsWith('.')));
+  // A link to a folder is a folder to the person (as in a shell's completion); a broken link is not.
+  const folders = await Promise.all(candidates.map(async (entry) => entry.isDirectory() || (entry.isSymbolicLink() && (await isFolder(join(folder, entry.name))))));
+  return candidates
+    .filter((_, i) => folders[i])
     .map((entry) => join(folder, entry.name) + sep)
     .sort((a, b) => a.localeCompare(b))
     .slice(0, MAX_COMPLETIONS);
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

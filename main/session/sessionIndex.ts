@@ -15,16 +15,26 @@ export interface SessionSummary {
 
 const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 64 * 1024;
+/** A task's text is at most 1,000,000 characters; JSON-escaped, its record stays well within this. */
+const MAX_FIRST_TASK_BYTES = 16 * 1024 * 1024;
 
-/** The sessions of one folder, newest first; reads only the head and tail of each transcript. */
+/**
+ * The sessions of one folder, newest first; reads only the head and tail of each transcript.
+ * Ids carry their creation time to the second only, so sessions started within one second are
+ * ordered by the creation time their header records.
+ */
 export function listSessions(dataDir: string, workspace: string): SessionSummary[] {
   const dir = sessionsFolder(dataDir, workspace);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .reverse()
-    .map((name) => summarise(join(dir, name)));
+    .map((name) => summarise(join(dir, name)))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+/** Whether the folder has a session with this id (one a person could open). */
+export function sessionExists(dataDir: string, workspace: string, sessionId: string): boolean {
+  return /^[\w.-]+$/.test(sessionId) && existsSync(join(sessionsFolder(dataDir, workspace), `${sessionId}.jsonl`));
 }
 
 function summarise(path: string): SessionSummary {
@@ -32,7 +42,7 @@ function summarise(path: string): SessionSummary {
   const head = records(readSlice(path, 0, Math.min(HEAD_BYTES, stat.size)));
   const tail = stat.size > HEAD_BYTES ? records(readSlice(path, stat.size - TAIL_BYTES, TAIL_BYTES)) : head;
   const header = head.find((r) => r.type === 'session');
-  const firstTask = head.find((r) => r.type === 'task' && r.event === 'start' && typeof r.text === 'string');
+  const firstTask = findFirstTask(path, head, stat.size);
   const lastEnd = [...tail].reverse().find((r) => r.type === 'task' && r.event === 'end');
   const title = typeof firstTask?.text === 'string' ? oneLine(firstTask.text) : 'New session';
   return {
@@ -42,6 +52,20 @@ function summarise(path: string): SessionSummary {
     updatedAt: stat.mtime.toISOString(),
     lastOutcome: typeof lastEnd?.outcome === 'string' ? (lastEnd.outcome as TaskOutcome) : null,
   };
+}
+
+const isTaskStart = (r: Record<string, unknown>): boolean => r.type === 'task' && r.event === 'start' && typeof r.text === 'string';
+
+/**
+ * The first task's start record. Its line can be longer than the head (a pasted log), so when the
+ * head holds no whole one, read on, doubling, until its line is complete.
+ */
+function findFirstTask(path: string, head: Record<string, unknown>[], size: number): Record<string, unknown> | undefined {
+  let found = head.find(isTaskStart);
+  for (let length = HEAD_BYTES * 2; !found && length / 2 < size && length <= MAX_FIRST_TASK_BYTES; length *= 2) {
+    found = records(readSlice(path, 0, Math.min(length, size))).find(isTaskStart);
+  }
+  return found;
 }
 
 function readSlice(path: string, start: number, length: number): string {

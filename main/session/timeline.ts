@@ -4,17 +4,30 @@ import { TaskOutcomeSchema } from '../../common/agentEvents';
 /**
  * The chat as the person saw it, rebuilt from transcript records in order: their messages,
  * the model's text, tool calls with their results, Keel's notices and each task's outcome.
+ * A message sent while the agent worked takes its place where the agent took it (as in the live
+ * chat, see `applyAgentEvent`); one the task ended without taking shows as not sent, and one
+ * still waiting (a task that is running) as queued.
  */
 export function timelineFromRecords(records: readonly Record<string, unknown>[]): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, number>();
+  let waiting: { id: string; text: string }[] = [];
   let counter = 0;
   for (const record of records) {
     if (record.type === 'task' && record.event === 'start' && typeof record.text === 'string') {
+      // Still waiting from a task that never recorded its end (Keel was closed mid-task): never sent.
+      for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
+      waiting = [];
       items.push({ kind: 'user', id: `task-${String(record.taskId)}`, text: record.text });
     } else if (record.type === 'task' && record.event === 'queued' && typeof record.text === 'string') {
-      items.push({ kind: 'user', id: String(record.id), text: record.text });
+      waiting.push({ id: String(record.id), text: record.text });
+    } else if (record.type === 'task' && record.event === 'queue_taken' && Array.isArray(record.ids)) {
+      const ids = new Set(record.ids.map(String));
+      for (const message of waiting) if (ids.has(message.id)) items.push({ kind: 'user', ...message });
+      waiting = waiting.filter((message) => !ids.has(message.id));
     } else if (record.type === 'task' && record.event === 'end') {
+      for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
+      waiting = [];
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
       if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
     } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
@@ -36,6 +49,7 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
       }
     }
   }
+  for (const message of waiting) items.push({ kind: 'user', ...message, queued: true });
   return items;
 }
 

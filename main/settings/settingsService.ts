@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
+import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import type { SettingsUpdate, SettingsView } from '../../common/settings';
 import { describeModelError } from '../agent/modelClient';
@@ -80,6 +81,10 @@ export class SettingsService {
 
   async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
     const { apiKey, keyStorage, baseURL, ...rest } = patch;
+    // Checked before anything is saved: a refused update changes nothing.
+    if (baseURL !== undefined && baseURL !== '' && !/^https?:\/\//i.test(baseURL)) {
+      return fail(ErrorCodes.badRequest, `The base URL must start with http:// or https:// (got "${baseURL}"). Leave it empty to use the Anthropic API.`);
+    }
     if (apiKey !== undefined) {
       if (apiKey === null) {
         this.sessionKey = undefined;

@@ -1,0 +1,229 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCodes } from '../../../common/contract';
+import type { SettingsView } from '../../../common/settings';
+import { KeelCore } from '../../../main/api/core';
+import { dispatchRequest, type Handlers } from '../../../main/api/dispatch';
+import { settingsHandlers } from '../../../main/api/handlers/settingsHandlers';
+import type { KeyStore } from '../../../main/settings/keyStore';
+import { settingsPath, writeSettingsFile } from '../../../main/settings/modelSettings';
+import { SettingsService, settingsFileKeyStore } from '../../../main/settings/settingsService';
+import { reply, startScriptedAnthropic, text, type ScriptedAnthropic } from '../../support/scriptedAnthropic';
+import { value } from './support';
+
+// The settings page over the contract: the key never leaves main, is stored owner-only, and the
+// connection test answers in plain words.
+
+const KEY = 'sk-ant-test-9f8e7d6c5b4a3210';
+let dataDir: string;
+let server: ScriptedAnthropic | undefined;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'keel-settings-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface SettingsApi {
+  handlers: Handlers;
+  settings: SettingsService;
+}
+
+/**
+ * The contract's handlers as `keel web` serves them (the key in the owner-only settings file), with
+ * the settings service given its own environment so that this process's (ANTHROPIC_API_KEY, …)
+ * does not leak in.
+ */
+async function webCore(env: NodeJS.ProcessEnv = {}, keyStore: KeyStore = settingsFileKeyStore(dataDir)): Promise<SettingsApi> {
+  const core = new KeelCore({ dataDir, host: 'web', version: 'test', keyStore });
+  const settings = new SettingsService(dataDir, keyStore, env);
+  await settings.init();
+  return { settings, handlers: { ...core.handlers, ...settingsHandlers({ settings } as KeelCore) } };
+}
+
+async function getSettings(core: SettingsApi): Promise<SettingsView> {
+  return value(await core.handlers['settings.get']({}));
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('settings.get', () => {
+  it('never contains the key: only whether it is set, a masked form and where it comes from', async () => {
+    writeSettingsFile(dataDir, { apiKey: KEY, model: 'claude-test' });
+    const core = await webCore();
+    const view = await getSettings(core);
+    expect(JSON.stringify(view)).not.toContain(KEY);
+    expect(JSON.stringify(view)).not.toContain(KEY.slice(4, -2));
+    expect(view.apiKey).toEqual({ set: true, masked: 'sk-a…10', source: 'settings_file', storage: 'plain_file' });
+    expect(view).toMatchObject({ model: 'claude-test', baseURL: '', environmentOverrides: [] });
+    // The same through the dispatcher, as the window asks.
+    expect(JSON.stringify(await dispatchRequest(core.handlers, 'settings.get', {}))).not.toContain(KEY);
+  });
+
+  it('with no key anywhere, says so', async () => {
+    const view = await getSettings(await webCore());
+    expect(view.apiKey).toMatchObject({ set: false, masked: '(not set)', source: 'none' });
+  });
+});
+
+describe('settings.update', () => {
+  it('stores a key in the settings file, readable only by its owner, and never echoes it', async () => {
+    const core = await webCore();
+    const updated = value(await core.handlers['settings.update']({ apiKey: KEY, model: 'claude-other', maxTokens: 2048 }));
+    expect(JSON.stringify(updated)).not.toContain(KEY);
+    expect(updated).toMatchObject({ apiKey: { set: true, source: 'settings_file' }, model: 'claude-other', maxTokens: 2048 });
+    const path = settingsPath(dataDir);
+    expect(mode(path)).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ apiKey: KEY, model: 'claude-other', maxTokens: 2048 });
+
+    // A later change of something else keeps the key and the mode.
+    value(await core.handlers['settings.update']({ theme: 'dark' }));
+    expect(mode(path)).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ apiKey: KEY, theme: 'dark' });
+
+    // A restart reads it back; forgetting it removes it from the file.
+    const again = await webCore();
+    expect((await getSettings(again)).apiKey).toMatchObject({ set: true, source: 'settings_file' });
+    expect((await getSettings(again)).theme).toBe('dark');
+    const forgotten = value(await again.handlers['settings.update']({ apiKey: null }));
+    expect(forgotten.apiKey).toMatchObject({ set: false, source: 'none' });
+    expect(readFileSync(path, 'utf8')).not.toContain(KEY);
+  });
+
+  it('a settings file that was readable by others is made owner-only when Keel writes it', async () => {
+    writeFileSync(settingsPath(dataDir), JSON.stringify({ model: 'claude-test' }), { mode: 0o644 });
+    const core = await webCore();
+    value(await core.handlers['settings.update']({ apiKey: KEY }));
+    expect(mode(settingsPath(dataDir))).toBe(0o600);
+  });
+
+  it('"keep for this session only" uses the key without writing it anywhere', async () => {
+    const core = await webCore();
+    const view = value(await core.handlers['settings.update']({ apiKey: KEY, keyStorage: 'this_session' }));
+    expect(view.apiKey).toMatchObject({ set: true, source: 'this_session' });
+    expect(core.settings.modelSettings().apiKey).toBe(KEY);
+    expect(readFileSync(settingsPath(dataDir), 'utf8')).not.toContain(KEY);
+    expect((await getSettings(await webCore())).apiKey.set).toBe(false);
+  });
+
+  it('where the system has no secret store, a key is stored unprotected only when the person says so', async () => {
+    const saved: (string | undefined)[] = [];
+    const unprotected: KeyStore = {
+      storage: 'unprotected',
+      warning: 'No system keyring was found, so the key would be stored as plain text.',
+      load: async () => undefined,
+      save: async (key) => void saved.push(key),
+    };
+    const core = await webCore({}, unprotected);
+    const refused = await dispatchRequest(core.handlers, 'settings.update', { apiKey: KEY });
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.ok ? '' : refused.error.message).toContain('No system keyring');
+    expect(saved).toEqual([]);
+    const view = value(await core.handlers['settings.update']({ apiKey: KEY, keyStorage: 'unprotected' }));
+    expect(saved).toEqual([KEY]);
+    expect(view.apiKey).toMatchObject({ set: true, storage: 'unprotected', storageWarning: unprotected.warning });
+  });
+
+  it('lists what the environment overrides, and the environment wins', async () => {
+    const envKey = 'sk-ant-from-environment-77';
+    const core = await webCore({ ANTHROPIC_API_KEY: envKey, KEEL_MODEL: 'claude-env-model' });
+    value(await core.handlers['settings.update']({ apiKey: KEY, model: 'claude-file-model' }));
+    const view = await getSettings(core);
+    expect(view.environmentOverrides.sort()).toEqual(['apiKey', 'model']);
+    expect(view.apiKey).toMatchObject({ set: true, source: 'environment', masked: 'sk-a…77' });
+    expect(view.model).toBe('claude-env-model');
+    expect(JSON.stringify(view)).not.toContain(envKey);
+    expect(JSON.stringify(view)).not.toContain(KEY);
+    expect(core.settings.modelSettings()).toMatchObject({ apiKey: envKey, model: 'claude-env-model' });
+  });
+
+  it('invalid updates are refused by the contract with a message that says which field and why, and change nothing', async () => {
+    const core = await webCore();
+    value(await core.handlers['settings.update']({ model: 'claude-kept', baseURL: 'http://127.0.0.1:9/' }));
+    const before = readFileSync(settingsPath(dataDir), 'utf8');
+    const cases: [unknown, string[]][] = [
+      [{ baseURL: 'not a url' }, ['baseURL', 'URL']],
+      [{ maxTokens: 0 }, ['maxTokens', '>=1']],
+      [{ maxTokens: 2.5 }, ['maxTokens', 'int']],
+      [{ model: '   ' }, ['model']],
+      [{ approvalMode: 'yolo' }, ['approvalMode']],
+      [{ reminderRounds: 0 }, ['reminderRounds']],
+      [{ apiKey: '' }, ['apiKey']],
+      [{ colour: 'red' }, ['colour']],
+    ];
+    for (const [patch, words] of cases) {
+      const result = await dispatchRequest(core.handlers, 'settings.update', patch);
+      expect(result, JSON.stringify(patch)).toMatchObject({ ok: false, error: { code: ErrorCodes.badRequest } });
+      const message = result.ok ? '' : result.error.message;
+      expect(message).toContain('settings.update');
+      for (const word of words) expect(message, JSON.stringify(patch)).toContain(word);
+    }
+    expect(readFileSync(settingsPath(dataDir), 'utf8')).toBe(before);
+  });
+
+  it('a base URL must be http or https: anything else is refused with a clear message and changes nothing', async () => {
+    const core = await webCore();
+    for (const baseURL of ['ftp://example.com', 'file:///etc/passwd', 'javascript:alert(1)']) {
+      const result = await dispatchRequest(core.handlers, 'settings.update', { baseURL, model: 'claude-x' });
+      expect(result, baseURL).toMatchObject({ ok: false });
+      expect(result.ok ? '' : result.error.message).toMatch(/http/);
+    }
+    expect((await getSettings(core)).model).not.toBe('claude-x');
+    expect(value(await core.handlers['settings.update']({ baseURL: 'https://proxy.example.com/anthropic' })).baseURL).toBe('https://proxy.example.com/anthropic');
+    expect(value(await core.handlers['settings.update']({ baseURL: '' })).baseURL).toBe('');
+  });
+});
+
+describe('settings.testConnection', () => {
+  it('against a working endpoint: ok, naming the model', async () => {
+    server = await startScriptedAnthropic({ script: [reply(text('OK'))], apiKey: KEY });
+    writeSettingsFile(dataDir, { apiKey: KEY, baseURL: server.baseURL, model: 'claude-test' });
+    const core = await webCore();
+    const result = value(await core.handlers['settings.testConnection']({}));
+    expect(result.ok).toBe(true);
+    expect(result.message).toContain('claude-test');
+    expect(result.message).toContain('OK');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body.model).toBe('claude-test');
+    expect(server.errors).toEqual([]);
+  });
+
+  it('with a wrong key: not ok, says the key was refused (401) and to check it, without showing it', async () => {
+    server = await startScriptedAnthropic({ script: [reply(text('OK'))], apiKey: KEY });
+    const wrong = 'sk-ant-wrong-key-000000000';
+    writeSettingsFile(dataDir, { apiKey: wrong, baseURL: server.baseURL, model: 'claude-test' });
+    const core = await webCore();
+    const result = value(await core.handlers['settings.testConnection']({}));
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain('401');
+    expect(result.message).toMatch(/check the api key/i);
+    expect(result.message).not.toContain(wrong);
+    expect(server.remaining).toBe(1);
+  });
+
+  it('uses the key just typed in the window, before any restart', async () => {
+    server = await startScriptedAnthropic({ script: [reply(text('OK'))], apiKey: KEY });
+    writeSettingsFile(dataDir, { baseURL: server.baseURL, model: 'claude-test' });
+    const core = await webCore();
+    expect(value(await core.handlers['settings.testConnection']({}))).toMatchObject({ ok: false, message: expect.stringMatching(/no api key/i) });
+    value(await core.handlers['settings.update']({ apiKey: KEY }));
+    expect(value(await core.handlers['settings.testConnection']({})).ok).toBe(true);
+  });
+
+  it('when nothing answers: not ok, says the connection failed and where', async () => {
+    server = await startScriptedAnthropic({ script: [], apiKey: KEY });
+    const baseURL = server.baseURL;
+    await server.close();
+    server = undefined;
+    writeSettingsFile(dataDir, { apiKey: KEY, baseURL, model: 'claude-test' });
+    const result = value(await (await webCore()).handlers['settings.testConnection']({}));
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain(baseURL);
+    expect(result.message).not.toContain(KEY);
+  });
+});
