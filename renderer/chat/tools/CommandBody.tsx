@@ -7,7 +7,9 @@ import { terminalText, type CommandEnding, type CommandResult } from './toolInfo
 export function CommandBody({ item, parsed, running }: { item: ToolItem; parsed: CommandResult | null; running: boolean }) {
   const { t } = useI18n();
   const command = typeof (item.input as { command?: unknown })?.command === 'string' ? (item.input as { command: string }).command : '';
-  const output = parsed ? terminalText(parsed.output) : terminalText(item.output ?? '');
+  const raw = parsed ? parsed.output : (item.output ?? '');
+  // The tool says "(no output)" to the model; the card says it in its own words.
+  const output = raw.trim() === '(no output)' ? '' : terminalText(raw);
   const outputRef = useRef<HTMLPreElement>(null);
   useLayoutEffect(() => {
     // Live output follows the end, like a terminal.
