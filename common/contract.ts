@@ -206,6 +206,7 @@ export const ErrorCodes = {
   noWorkspace: 'no_workspace',
   workspaceNotFound: 'workspace_not_found',
   taskRunning: 'task_running',
+  keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',
   internal: 'internal',

@@ -164,6 +164,7 @@ export function sessionsFolder(dataDir: string, workspace: string): string {
 
 /** Sorts by creation time as text, so the newest session is the last file name. */
 function newSessionId(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  // Milliseconds included: two sessions made in the same second still sort in creation order.
+  const stamp = new Date().toISOString().replace(/[-:.]/g, '');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }

@@ -94,7 +94,7 @@ export class SettingsService {
         this.sessionKey = apiKey;
       } else {
         if (this.keyStore.storage === 'unprotected' && keyStorage !== 'unprotected') {
-          return fail('key_storage', `${this.keyStore.warning ?? 'This system has no secret store.'} Choose "keep for this session only", or store it unprotected.`);
+          return fail(ErrorCodes.keyStorage, `${this.keyStore.warning ?? 'This system has no secret store.'} Choose "keep for this session only", or store it unprotected.`);
         }
         await this.keyStore.save(apiKey);
         this.storedKey = apiKey;
