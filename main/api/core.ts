@@ -9,6 +9,7 @@ import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
 import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
+import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
@@ -51,9 +52,12 @@ export class KeelCore {
   private unsubscribeSession: (() => void) | null = null;
   readonly settings: SettingsService;
   readonly handlers: Handlers;
+  /** The person's shells in tabs; they start in the open workspace. */
+  readonly terminals: TerminalManager;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
+    this.terminals = new TerminalManager({ emit: (event, payload) => this.emit(event, payload), workspace: () => this.session?.workspace ?? null, log: options.log });
     this.handlers = {
       ...workspaceHandlers(this),
       ...planHandlers(this),
@@ -68,6 +72,11 @@ export class KeelCore {
   /** Loads what needs async work (the key from the OS secret store). */
   async init(): Promise<void> {
     await this.settings.init();
+  }
+
+  /** For the host's quit: kills every terminal's process tree. */
+  async dispose(): Promise<void> {
+    await this.terminals.dispose();
   }
 
   get currentSession(): WorkspaceSession | null {

@@ -1,9 +1,17 @@
-import { fail } from '../../../common/result';
+import { ok } from '../../../common/result';
 import type { KeelCore } from '../core';
 import type { Handlers } from '../dispatch';
 
-const notYet = () => fail('unsupported', 'The integrated terminal is not available in this build yet.');
-
-export function terminalHandlers(_core: KeelCore): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.close'> {
-  return { 'terminal.create': notYet, 'terminal.list': notYet, 'terminal.input': notYet, 'terminal.resize': notYet, 'terminal.ack': notYet, 'terminal.close': notYet };
+/** The person's own shells in tabs; see TerminalManager for what each call does. */
+export function terminalHandlers(core: KeelCore): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.close'> {
+  // Read at call time: the handlers are built while the core is still being constructed.
+  const terminals = () => core.terminals;
+  return {
+    'terminal.create': ({ cols, rows }) => terminals().create({ cols, rows }),
+    'terminal.list': () => ok(terminals().list()),
+    'terminal.input': ({ id, data }) => terminals().input(id, data),
+    'terminal.resize': ({ id, cols, rows }) => terminals().resize(id, { cols, rows }),
+    'terminal.ack': ({ id, chars }) => terminals().ack(id, chars),
+    'terminal.close': ({ id }) => terminals().close(id),
+  };
 }

@@ -13,6 +13,12 @@ export interface KillTreeOptions {
    * and the processes found earlier still are).
    */
   rootExited?: () => boolean;
+  /**
+   * The first, polite signal; SIGKILL follows after the grace period. SIGTERM by default. A
+   * terminal tab sends SIGHUP, the hang-up programs expect when their terminal goes away (an
+   * interactive shell ignores SIGTERM, and on SIGHUP it saves its history and hangs up its jobs).
+   */
+  signal?: NodeJS.Signals;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 1500;
@@ -27,34 +33,40 @@ const AFTER_KILL_WAIT_MS = 1000;
  */
 export async function killProcessTree(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
   if (process.platform === 'win32') return taskkillTree(rootPid);
-  const { marker, graceMs = DEFAULT_KILL_GRACE_MS } = options;
+  const { marker, graceMs = DEFAULT_KILL_GRACE_MS, signal = 'SIGTERM' } = options;
+  const rootExited = () => options.rootExited?.() ?? false;
   const find = (known: Iterable<number>) =>
-    findRunProcesses(rootPid, { marker, known, includeRootDescendants: !(options.rootExited?.() ?? false) });
+    findRunProcesses(rootPid, { marker, known, includeRootDescendants: !rootExited() });
 
   // Find first, then signal: once the root dies its children are re-parented and the parent
   // links that lead to them (after a setsid) are lost.
   let known = new Set(await find([]));
-  signalAll(rootPid, known, 'SIGTERM');
+  signalAll(rootPid, known, signal, !rootExited());
   for (const deadline = Date.now() + graceMs; Date.now() < deadline; ) {
     await delay(POLL_MS);
     const alive = await find(known);
     if (alive.length === 0) return;
     // Anything started since (a trap handler, a respawn) is not spared either.
     const fresh = alive.filter((pid) => !known.has(pid));
-    signalAll(rootPid, fresh, 'SIGTERM', false);
+    signalAll(rootPid, fresh, signal, false);
     known = new Set([...known, ...alive]);
   }
   for (const deadline = Date.now() + AFTER_KILL_WAIT_MS; ; ) {
     const alive = await find(known);
     if (alive.length === 0 || Date.now() >= deadline) return;
-    signalAll(rootPid, alive, 'SIGKILL');
+    signalAll(rootPid, alive, 'SIGKILL', !rootExited());
     known = new Set([...known, ...alive]);
     await delay(POLL_MS / 2);
   }
 }
 
-function signalAll(rootPid: number, pids: Iterable<number>, signal: NodeJS.Signals, group = true): void {
-  // The negative pid addresses the process group; it stays valid while any member lives.
+/**
+ * `group`: also signal the root's process group. The negative pid stays valid while any member
+ * lives, but once the root is reaped and the group empty the pid may belong to an unrelated
+ * process (pids wrap at 32768 on many systems), so callers pass false then; members still alive
+ * were found by pgid and are signalled one by one.
+ */
+function signalAll(rootPid: number, pids: Iterable<number>, signal: NodeJS.Signals, group: boolean): void {
   if (group) sendSignal(-rootPid, signal);
   for (const pid of pids) sendSignal(pid, signal);
 }

@@ -1,0 +1,170 @@
+import { spawn, type IPty } from 'node-pty';
+import type { TerminalInfo } from '../../common/contract';
+import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../tools/bash/killTree';
+import { FlowControl } from './flowControl';
+import { OutputBatcher } from './outputBatcher';
+import type { ShellLaunch } from './shellLaunch';
+import { TERMINAL_MARKER_VARIABLE } from './terminalEnv';
+
+/** After its tree was killed, how long the shell's exit is awaited before its pty is freed regardless. */
+const EXIT_WAIT_AFTER_KILL_MS = 2000;
+
+export interface TerminalExit {
+  /** Null when the shell died of a signal. */
+  exitCode: number | null;
+  signal: number | null;
+}
+
+export interface TerminalStart {
+  id: string;
+  launch: ShellLaunch;
+  cwd: string;
+  cols: number;
+  rows: number;
+  env: Record<string, string>;
+  /** The value of TERMINAL_MARKER_VARIABLE in `env`. */
+  marker: string;
+  /** One batch of decoded output for the window. */
+  onOutput: (data: string) => void;
+  /** The shell ended on its own (not called for a tab that was closed). */
+  onExit: (exit: TerminalExit) => void;
+}
+
+/**
+ * One tab: the person's shell in a pseudo-terminal, its output decoded, batched and held back
+ * when the window falls behind, and its whole process tree killed when the tab closes.
+ */
+export class Terminal {
+  readonly info: TerminalInfo;
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly batcher: OutputBatcher;
+  private readonly flow: FlowControl;
+  private state: 'running' | 'exited' | 'closing' = 'running';
+  private exit: TerminalExit | undefined;
+  private closing: Promise<void> | undefined;
+  private markExitSeen: () => void = () => undefined;
+  private readonly exitSeen = new Promise<void>((resolve) => (this.markExitSeen = resolve));
+
+  /** Throws when the shell cannot be started. */
+  static start(options: TerminalStart): Terminal {
+    const pty = spawn(options.launch.file, options.launch.args, {
+      name: 'xterm-256color',
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: options.env,
+      // Raw bytes (POSIX; ConPTY gives strings whatever this says), decoded by one streaming
+      // decoder, so a CJK character or an emoji split across two reads arrives whole.
+      encoding: null,
+      useConpty: true,
+    });
+    return new Terminal(pty, options);
+  }
+
+  private constructor(
+    private readonly pty: IPty,
+    private readonly options: TerminalStart,
+  ) {
+    this.info = { id: options.id, title: options.launch.title, cwd: options.cwd, pid: pty.pid };
+    this.batcher = new OutputBatcher((data) => options.onOutput(data));
+    this.flow = new FlowControl(pty);
+    pty.onData((data: string | Uint8Array) => this.received(typeof data === 'string' ? data : this.decoder.decode(data, { stream: true })));
+    pty.onExit(({ exitCode, signal }) => this.exited(signal ? { exitCode: null, signal } : { exitCode, signal: null }));
+  }
+
+  /** Keystrokes and pastes. Written even while output is paused, so Ctrl-C is never held back. */
+  write(data: string): void {
+    if (this.state === 'running') this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.state !== 'running') return;
+    try {
+      this.pty.resize(cols, rows);
+    } catch {
+      // The pty closed and its exit is on the way: the size of a finished tab does not matter.
+    }
+  }
+
+  acknowledge(chars: number): void {
+    this.flow.acknowledged(chars);
+  }
+
+  /**
+   * Closes the tab: no more events, and every process the shell started, in the background, in a
+   * new session (`setsid`) or immune to hang-ups (`nohup`), is killed. SIGHUP first, as a terminal
+   * emulator sends when its window closes (an interactive shell ignores SIGTERM, and on SIGHUP it
+   * saves its history and hangs up its jobs); SIGKILL after the grace period. Resolves once they
+   * are gone. Also reaps what a shell that ended on its own left behind.
+   */
+  close(graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
+    if (this.state === 'running') this.state = 'closing';
+    this.batcher.discard();
+    // Read on, into nothing: a program that handles the hang-up and prints on its way out must
+    // not block on a full pty until SIGKILL.
+    this.flow.release();
+    this.closing ??= this.killTree(graceMs);
+    return this.closing;
+  }
+
+  private async killTree(graceMs: number): Promise<void> {
+    await killProcessTree(this.pty.pid, {
+      marker: `${TERMINAL_MARKER_VARIABLE}=${this.options.marker}`,
+      signal: 'SIGHUP',
+      graceMs,
+      rootExited: () => this.exit !== undefined,
+    }).catch(() => undefined);
+    if (process.platform === 'win32') {
+      // Closing the pseudo-console ends what is still attached to it; after taskkill, which
+      // needs the shell alive to find its children.
+      killQuietly(this.pty);
+      return;
+    }
+    await waitUpTo(this.exitSeen, EXIT_WAIT_AFTER_KILL_MS);
+    // A shell not even SIGKILL ended (uninterruptible sleep): free its pty rather than leak the
+    // descriptor. Not earlier: node-pty signals the pid when it destroys, and once the shell
+    // is reaped that pid may be another process's.
+    if (this.exit === undefined) destroyQuietly(this.pty);
+  }
+
+  private received(text: string): void {
+    if (this.state !== 'running' || text === '') return;
+    this.flow.sent(text.length);
+    this.batcher.push(text);
+  }
+
+  private exited(exit: TerminalExit): void {
+    this.exit = exit;
+    this.markExitSeen();
+    if (this.state !== 'running') return;
+    // node-pty reports the exit once the pty is drained and closed: nothing follows it, so the
+    // decoder's tail (an incomplete character becomes U+FFFD) and the last batch go out first.
+    this.received(this.decoder.decode());
+    this.state = 'exited';
+    this.batcher.flush();
+    this.options.onExit(exit);
+  }
+}
+
+/** Settles when `promise` does or after `ms`, without a timer left to hold the process open. */
+function waitUpTo(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function destroyQuietly(pty: IPty): void {
+  try {
+    (pty as IPty & { destroy?: () => void }).destroy?.();
+  } catch {
+    // already closed
+  }
+}
+
+function killQuietly(pty: IPty): void {
+  try {
+    pty.kill();
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { ErrorCodes, type EventPayload, type TerminalInfo } from '../../common/contract';
+import { fail, ok, type Result } from '../../common/result';
+import { LOGIN_PATH_TIMEOUT_MS, RESOLVING_ENVIRONMENT_VARIABLE, launchedFromDesktop, resolveLoginShellPath } from './loginPath';
+import { shellLaunch, type ShellLaunch } from './shellLaunch';
+import { Terminal, type TerminalExit } from './terminal';
+import { terminalEnvironment } from './terminalEnv';
+
+type TerminalEvent = 'terminal.output' | 'terminal.exit';
+
+export interface TerminalManagerOptions {
+  emit: <E extends TerminalEvent>(event: E, payload: EventPayload<E>) => void;
+  /** The open session's workspace folder, where new shells start; null starts them at home. */
+  workspace: () => string | null;
+  /**
+   * When new shells get the login shell's PATH instead of Keel's: 'auto' when Keel looks started
+   * from the desktop (see launchedFromDesktop), or always, or never.
+   */
+  loginPath?: 'auto' | 'always' | 'never';
+  log?: (message: string) => void;
+}
+
+type Size = { cols: number; rows: number };
+
+/**
+ * The person's shells, one per tab, for whichever window is attached. Every answer is a Result:
+ * an unknown id or a shell that cannot start is an error a person can act on, never a throw.
+ *
+ * A tab owns every process started from it: closing the tab, or dispose() when the host quits,
+ * kills the whole tree. When the shell ends on its own, `terminal.exit` goes out and what it
+ * left running in the background is killed too, as it could no longer be reached from any tab.
+ */
+export class TerminalManager {
+  private readonly terminals = new Map<string, Terminal>();
+  /** Ids that existed, and why they are gone: late acks and resizes for them are expected. */
+  private readonly gone = new Map<string, 'closed' | TerminalExit>();
+  /** Kills of what ended shells left behind, awaited by dispose(). */
+  private readonly reaping = new Set<Promise<void>>();
+  private loginPath: Promise<string | undefined> | undefined;
+  private count = 0;
+  private disposed = false;
+
+  constructor(private readonly options: TerminalManagerOptions) {}
+
+  async create({ cols, rows }: Size): Promise<Result<TerminalInfo>> {
+    if (this.disposed) return shuttingDown();
+    const cwd = this.options.workspace() ?? homedir();
+    if (!isDirectory(cwd)) {
+      return fail(ErrorCodes.workspaceNotFound, `The folder ${cwd} no longer exists, so no shell can start in it. Open an existing folder and try again.`);
+    }
+    const launch = shellLaunch();
+    const path = await this.resolveLoginPath(launch);
+    if (this.disposed) return shuttingDown();
+    const id = `t${++this.count}`;
+    const marker = randomUUID();
+    let terminal: Terminal;
+    try {
+      terminal = Terminal.start({
+        id,
+        launch,
+        cwd,
+        cols,
+        rows,
+        marker,
+        env: terminalEnvironment(process.env, { marker, path }),
+        onOutput: (data) => this.emit('terminal.output', { id, data }),
+        onExit: (exit) => this.shellEnded(id, exit),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return fail(ErrorCodes.internal, `Could not start the shell ${launch.file}: ${reason}. Set SHELL to a shell that exists on this machine, then open a new terminal.`);
+    }
+    this.terminals.set(id, terminal);
+    return ok(terminal.info);
+  }
+
+  /** The tabs whose shells are running, oldest first: what a reloaded window re-attaches to. */
+  list(): TerminalInfo[] {
+    return [...this.terminals.values()].map((terminal) => terminal.info);
+  }
+
+  input(id: string, data: string): Result<Record<string, never>> {
+    const terminal = this.terminals.get(id);
+    // Keystrokes for a shell that is gone are an error: losing what the person typed silently is not.
+    if (!terminal) return this.missing(id);
+    terminal.write(data);
+    return ok({});
+  }
+
+  resize(id: string, { cols, rows }: Size): Result<Record<string, never>> {
+    const terminal = this.terminals.get(id);
+    if (terminal) terminal.resize(cols, rows);
+    // A resize, like an ack, races with the shell's exit by nature: one for a tab that just
+    // ended is no mistake of the window's.
+    else if (!this.gone.has(id)) return this.missing(id);
+    return ok({});
+  }
+
+  /** Flow control: the window has rendered `chars` more characters of this tab's output. */
+  ack(id: string, chars: number): Result<Record<string, never>> {
+    const terminal = this.terminals.get(id);
+    if (terminal) terminal.acknowledge(chars);
+    else if (!this.gone.has(id)) return this.missing(id);
+    return ok({});
+  }
+
+  /** `closed` is false when the tab had already ended (its shell exited, or it was closed before). */
+  async close(id: string): Promise<Result<{ closed: boolean }>> {
+    const terminal = this.terminals.get(id);
+    if (!terminal) return this.gone.has(id) ? ok({ closed: false }) : this.missing(id);
+    this.terminals.delete(id);
+    this.gone.set(id, 'closed');
+    await terminal.close();
+    return ok({ closed: true });
+  }
+
+  /** Kills every tab's process tree; for the host's quit. No terminal can be opened after. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const closing = [...this.terminals].map(([id, terminal]) => {
+      this.gone.set(id, 'closed');
+      return terminal.close();
+    });
+    this.terminals.clear();
+    await Promise.all([...closing, ...this.reaping]);
+  }
+
+  private shellEnded(id: string, exit: TerminalExit): void {
+    const terminal = this.terminals.get(id);
+    if (!terminal) return;
+    this.terminals.delete(id);
+    this.gone.set(id, exit);
+    this.emit('terminal.exit', { id, exitCode: exit.exitCode, signal: exit.signal });
+    const reaped: Promise<void> = terminal.close().finally(() => this.reaping.delete(reaped));
+    this.reaping.add(reaped);
+  }
+
+  private missing(id: string): Result<never> {
+    const why = this.gone.get(id);
+    if (why === undefined) {
+      return fail(ErrorCodes.badRequest, `There is no terminal "${id}". Open one with terminal.create, or use an id from terminal.list.`);
+    }
+    const ended = why === 'closed' ? 'was closed' : `has ended (${why.signal !== null ? `signal ${why.signal}` : `exit code ${why.exitCode}`})`;
+    return fail(ErrorCodes.badRequest, `Terminal "${id}" ${ended}, so it takes no more input. Open a new terminal.`);
+  }
+
+  private emit<E extends TerminalEvent>(event: E, payload: EventPayload<E>): void {
+    try {
+      this.options.emit(event, payload);
+    } catch (error) {
+      // Called from the pty's timers: a failing listener must not take the host down.
+      this.options.log?.(`warning: a terminal event listener failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Once per run, on the first terminal: at most LOGIN_PATH_TIMEOUT_MS, then Keel's own PATH. */
+  private resolveLoginPath(launch: ShellLaunch): Promise<string | undefined> {
+    const mode = this.options.loginPath ?? 'auto';
+    if (process.platform === 'win32' || mode === 'never' || (mode === 'auto' && !launchedFromDesktop())) return Promise.resolve(undefined);
+    this.loginPath ??= resolveLoginShellPath({ shell: launch.file }).then((path) => {
+      if (path === undefined) {
+        this.options.log?.(
+          `warning: could not read the PATH of your login shell (${launch.file} -ilc) within ${LOGIN_PATH_TIMEOUT_MS / 1000} s; ` +
+            `terminals get Keel's own PATH. Make your shell's startup files faster, or skip slow parts when ${RESOLVING_ENVIRONMENT_VARIABLE} is set.`,
+        );
+      }
+      return path;
+    });
+    return this.loginPath;
+  }
+}
+
+function shuttingDown(): Result<never> {
+  return fail(ErrorCodes.unsupported, 'Keel is shutting down, so no new terminal can be opened.');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

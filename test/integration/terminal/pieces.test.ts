@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { FLOW_HIGH_WATERMARK_CHARS, FLOW_LOW_WATERMARK_CHARS, FlowControl } from '../../../main/terminal/flowControl';
+import { OutputBatcher } from '../../../main/terminal/outputBatcher';
+import { shellLaunch } from '../../../main/terminal/shellLaunch';
+import { TERMINAL_MARKER_VARIABLE, terminalEnvironment } from '../../../main/terminal/terminalEnv';
+import { BASH, waitFor } from './support';
+
+// The pure parts of the terminal; the behaviour they add up to is tested on real shells beside.
+
+describe('FlowControl', () => {
+  function counted() {
+    const calls: string[] = [];
+    const flow = new FlowControl({ pause: () => calls.push('pause'), resume: () => calls.push('resume') });
+    return { flow, calls };
+  }
+
+  it('pauses above the high watermark and resumes only below the low one', () => {
+    const { flow, calls } = counted();
+    flow.sent(FLOW_HIGH_WATERMARK_CHARS);
+    expect(calls).toEqual([]);
+    flow.sent(1);
+    flow.sent(50_000);
+    expect(calls).toEqual(['pause']);
+    flow.acknowledged(FLOW_HIGH_WATERMARK_CHARS + 50_001 - FLOW_LOW_WATERMARK_CHARS);
+    expect(flow.isPaused).toBe(true);
+    flow.acknowledged(1);
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(flow.unacknowledgedChars).toBe(FLOW_LOW_WATERMARK_CHARS - 1);
+  });
+
+  it('gives no credit for acknowledging more than was sent', () => {
+    const { flow, calls } = counted();
+    flow.acknowledged(1_000_000);
+    flow.sent(FLOW_HIGH_WATERMARK_CHARS + 1);
+    expect(calls).toEqual(['pause']);
+  });
+});
+
+describe('OutputBatcher', () => {
+  it('delivers the pieces of a few milliseconds as one, and flushes on demand', async () => {
+    const delivered: string[] = [];
+    const batcher = new OutputBatcher((data) => delivered.push(data));
+    batcher.push('a');
+    batcher.push('');
+    batcher.push('b');
+    expect(delivered).toEqual([]);
+    await waitFor(() => delivered.length > 0, 'the batch');
+    expect(delivered).toEqual(['ab']);
+    batcher.push('c');
+    batcher.flush();
+    expect(delivered).toEqual(['ab', 'c']);
+    batcher.push('dropped');
+    batcher.discard();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(delivered).toEqual(['ab', 'c']);
+  });
+});
+
+describe('shellLaunch', () => {
+  it('runs $SHELL when it can, else bash, else sh', () => {
+    expect(shellLaunch({ SHELL: BASH }, 'linux')).toEqual({ file: BASH, args: [], title: 'bash' });
+    expect(shellLaunch({ SHELL: '/nonexistent/zsh' }, 'linux').title).toMatch(/^(bash|sh)$/);
+    expect(shellLaunch({ SHELL: 'bash' }, 'linux').file).toMatch(/^\//);
+    expect(shellLaunch({}, 'linux').file).toMatch(/\/(bash|sh)$/);
+  });
+
+  it('starts a login shell on macOS and PowerShell on Windows', () => {
+    expect(shellLaunch({ SHELL: BASH }, 'darwin').args).toEqual(['-l']);
+    expect(shellLaunch({ SHELL: BASH }, 'win32')).toEqual({ file: 'powershell.exe', args: ['-NoLogo'], title: 'powershell' });
+  });
+});
+
+describe('terminalEnvironment', () => {
+  const base = { PATH: '/usr/bin', HOME: '/home/p', COLUMNS: '200', LINES: '50', TERM: 'dumb', ELECTRON_RUN_AS_NODE: '1' };
+
+  it('promises a colour terminal, drops stale sizes and host variables, and marks the tab', () => {
+    const env = terminalEnvironment(base, { marker: 'm1', platform: 'linux' });
+    expect(env).toMatchObject({ TERM: 'xterm-256color', COLORTERM: 'truecolor', TERM_PROGRAM: 'Keel', PATH: '/usr/bin', HOME: '/home/p', [TERMINAL_MARKER_VARIABLE]: 'm1' });
+    expect(env).not.toHaveProperty('COLUMNS');
+    expect(env).not.toHaveProperty('LINES');
+    expect(env).not.toHaveProperty('ELECTRON_RUN_AS_NODE');
+  });
+
+  it('sets a UTF-8 locale only when none is set', () => {
+    expect(terminalEnvironment(base, { marker: 'm', platform: 'linux' }).LANG).toBe('C.UTF-8');
+    expect(terminalEnvironment(base, { marker: 'm', platform: 'darwin' }).LANG).toBe('en_US.UTF-8');
+    expect(terminalEnvironment({ ...base, LANG: 'de_DE.UTF-8' }, { marker: 'm', platform: 'linux' }).LANG).toBe('de_DE.UTF-8');
+    expect(terminalEnvironment({ ...base, LC_ALL: 'ja_JP.UTF-8' }, { marker: 'm', platform: 'linux' })).not.toHaveProperty('LANG');
+  });
+
+  it('uses the login shell\'s PATH when one was resolved, and the person\'s desktop name', () => {
+    const env = terminalEnvironment({ ...base, XDG_CURRENT_DESKTOP: 'Unity', ORIGINAL_XDG_CURRENT_DESKTOP: 'GNOME' }, { marker: 'm', path: '/opt/homebrew/bin:/usr/bin', platform: 'linux' });
+    expect(env.PATH).toBe('/opt/homebrew/bin:/usr/bin');
+    expect(env.XDG_CURRENT_DESKTOP).toBe('GNOME');
+    expect(env).not.toHaveProperty('ORIGINAL_XDG_CURRENT_DESKTOP');
+  });
+});
