@@ -11,6 +11,7 @@ import { createMainWindow } from './electron/window';
 // The Electron host, kept thin: window, menu, dialog and lifecycle. Everything else is the core.
 const outDir = fileURLToPath(new URL('..', import.meta.url));
 let window: BrowserWindow | null = null;
+let keel: KeelCore | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -36,6 +37,7 @@ if (!app.requestSingleInstanceLock()) {
       keyStore: await createSafeStorageKeyStore(dataDir),
       log: console.warn,
     });
+    keel = core;
     try {
       await core.init();
     } catch (error) {
@@ -58,4 +60,13 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('window-all-closed', () => app.quit());
+
+  // Quitting kills the person's shells and every process they started: wait for that once.
+  let disposed = false;
+  app.on('before-quit', (event) => {
+    if (disposed || !keel) return;
+    event.preventDefault();
+    disposed = true;
+    void keel.dispose().finally(() => app.quit());
+  });
 }

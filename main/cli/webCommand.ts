@@ -46,5 +46,7 @@ export async function runWeb(args: WebArgs, rendererDir: string): Promise<number
   });
   core.currentAgent?.stop();
   await host.close();
+  // The person's shells and everything they started end with Keel.
+  await core.dispose();
   return 0;
 }
