@@ -3,6 +3,7 @@ import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
 import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
+import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
 import { ApprovalBroker, needsApproval, sessionRuleFor, toolKind } from './approvals';
 import { previewFileChange } from './changePreview';
@@ -29,6 +30,8 @@ export interface AgentOptions {
   createClient?: (settings: ModelSettings) => Anthropic;
   /** Read before every tool call. Default full_auto: a headless run has no one to ask. */
   approvalMode?: () => ApprovalMode;
+  /** Keeps what each task did to files, for the Changes view and undo. */
+  changes?: ChangeRecorder;
 }
 
 export interface QueuedMessage {
@@ -129,6 +132,7 @@ export class Agent {
     const taskId = randomUUID();
     const session = this.options.session;
     session.recordTask({ event: 'start', taskId, text });
+    this.options.changes?.taskStarted(taskId, text);
     this.emit({ type: 'task_started', taskId, text });
     return { taskId, done: this.finishTask(taskId, text, controller) };
   }
@@ -151,6 +155,7 @@ export class Agent {
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     session.recordTask({ event: 'end', taskId, outcome: result.outcome, ...(result.message ? { message: result.message } : {}) });
+    this.options.changes?.taskEnded(taskId);
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
       stopped_unfinished: 'stopped_unfinished',
@@ -282,7 +287,7 @@ export class Agent {
   }
 
   private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal): Promise<ContentBlockParam[]> {
-    const { session } = this.options;
+    const { session, changes } = this.options;
     const results: ContentBlockParam[] = [];
     for (const call of calls) {
       this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
@@ -303,7 +308,10 @@ export class Agent {
           workspace: session.workspace,
           signal,
           onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
+          beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
         });
+        // Read back what the call left on disk, even when it was stopped midway.
+        await changes?.afterToolCall();
         if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
       }
       this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });

@@ -3,6 +3,7 @@ import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
 import type { AgentTool } from '../agent/toolRunner';
+import { ChangeTracker } from '../changes/changeTracker';
 import type { PlanStore } from '../plan/store';
 import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
@@ -48,6 +49,7 @@ export interface CoreOptions {
 export class KeelCore {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
+  private changes: ChangeTracker | null = null;
   private readonly listeners = new Set<EventListener>();
   private unsubscribeSession: (() => void) | null = null;
   readonly settings: SettingsService;
@@ -87,6 +89,11 @@ export class KeelCore {
     return this.agent;
   }
 
+  /** What the agent changed in the open session's files (the Changes view). */
+  get currentChanges(): ChangeTracker | null {
+    return this.changes;
+  }
+
   onEvent(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -108,18 +115,23 @@ export class KeelCore {
       throw error;
     }
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
+    const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
+    for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
     this.unsubscribeSession?.();
     this.session = session;
+    this.changes = changes;
     const agent = new Agent({
       session,
       settings: () => this.modelSettings(),
       tools: this.options.tools?.() ?? [],
       approvalMode: () => (this.options.headless ? 'full_auto' : this.settings.view().approvalMode),
+      changes,
     });
     this.agent = agent;
     const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
     const stopAgent = agent.on((event) => this.emit('agent.event', event));
-    this.unsubscribeSession = () => (stopPlan(), stopAgent());
+    const stopChanges = changes.onChange(() => this.emit('changes.changed', {}));
+    this.unsubscribeSession = () => (stopPlan(), stopAgent(), stopChanges());
     try {
       rememberFolder(this.options.dataDir, session.workspace);
     } catch (error) {
@@ -128,6 +140,7 @@ export class KeelCore {
     const info = workspaceInfo(session);
     this.emit('workspace.changed', info);
     this.emit('plan.changed', snapshot(session.plan));
+    this.emit('changes.changed', {});
     return ok(info);
   }
 

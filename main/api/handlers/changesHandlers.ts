@@ -1,9 +1,15 @@
-import { fail } from '../../../common/result';
+import { ErrorCodes } from '../../../common/contract';
+import { fail, ok } from '../../../common/result';
 import type { KeelCore } from '../core';
 import type { Handlers } from '../dispatch';
 
-const notYet = () => fail('unsupported', 'The Changes view is not available in this build yet.');
+const NO_FOLDER = 'No folder is open, so there are no changes to undo or redo. Open a folder first.';
 
-export function changesHandlers(_core: KeelCore): Pick<Handlers, 'changes.list' | 'changes.undo' | 'changes.redo'> {
-  return { 'changes.list': notYet, 'changes.undo': notYet, 'changes.redo': notYet };
+export function changesHandlers(core: KeelCore): Pick<Handlers, 'changes.list' | 'changes.undo' | 'changes.redo'> {
+  return {
+    /** No folder open: nothing was changed, which is an empty list rather than an error. */
+    'changes.list': async () => ok((await core.currentChanges?.list()) ?? []),
+    'changes.undo': (input) => core.currentChanges?.undo(input) ?? fail(ErrorCodes.noWorkspace, NO_FOLDER),
+    'changes.redo': (input) => core.currentChanges?.redo(input) ?? fail(ErrorCodes.noWorkspace, NO_FOLDER),
+  };
 }
