@@ -58,6 +58,7 @@ export class Agent {
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';
+  private currentTask: Promise<TaskResult> | null = null;
   private queue: QueuedMessage[] = [];
   readonly approvals = new ApprovalBroker();
 
@@ -120,6 +121,12 @@ export class Agent {
     this.controller?.abort();
   }
 
+  /** Stops the running task and waits until it has ended and its processes are gone. */
+  async stopAndWait(): Promise<void> {
+    this.stop();
+    await this.currentTask;
+  }
+
   async runTask(text: string): Promise<TaskResult> {
     return this.startTask(text).done;
   }
@@ -134,7 +141,9 @@ export class Agent {
     session.recordTask({ event: 'start', taskId, text });
     this.options.changes?.taskStarted(taskId, text);
     this.emit({ type: 'task_started', taskId, text });
-    return { taskId, done: this.finishTask(taskId, text, controller) };
+    const done = this.finishTask(taskId, text, controller);
+    this.currentTask = done;
+    return { taskId, done };
   }
 
   private async finishTask(taskId: string, text: string, controller: AbortController): Promise<TaskResult> {

@@ -78,6 +78,7 @@ export class KeelCore {
 
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
+    await this.agent?.stopAndWait();
     await this.terminals.dispose();
   }
 
