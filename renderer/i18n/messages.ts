@@ -2,14 +2,18 @@ import { app as enApp } from './en/app';
 import { chat as enChat } from './en/chat';
 import { app as zhApp } from './zh-CN/app';
 import { chat as zhChat } from './zh-CN/chat';
+import { plan as enPlan } from './en/plan';
+import { settings as enSettings } from './en/settings';
+import { plan as zhPlan } from './zh-CN/plan';
+import { settings as zhSettings } from './zh-CN/settings';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat };
+export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useI18n } from '../i18n/I18nProvider';
 import { PlusIcon } from '../ui/icons';
 import { ErrorList } from './ErrorList';
 
@@ -10,6 +11,7 @@ interface Props {
 
 /** The row that adds a step at the end of the plan; Enter adds. */
 export function AddItem({ onAdd, errors }: Props) {
+  const { t } = useI18n();
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -27,15 +29,15 @@ export function AddItem({ onAdd, errors }: Props) {
         <PlusIcon />
         <input
           className="add-input"
-          aria-label="New step"
-          placeholder="Add a step…"
+          aria-label={t('plan.add.label')}
+          placeholder={t('plan.add.placeholder')}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           autoComplete="off"
           spellCheck
         />
         <button type="submit" className="button button-primary button-small">
-          Add
+          {t('plan.add.button')}
         </button>
       </div>
       <ErrorList messages={errors} className="add-errors" />

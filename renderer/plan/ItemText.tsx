@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {
   content: string;
@@ -16,6 +17,7 @@ interface Props {
  * draft, so the person can correct it; the row shows the validator's message.
  */
 export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hintId }: Props) {
+  const { t } = useI18n();
   const [draft, setDraft] = useState(content);
   const saving = useRef(false);
   /** Set once the editor is done (saved or cancelled): the blur that follows must not save again. */
@@ -64,7 +66,7 @@ export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hi
     return (
       <input
         className="item-editor"
-        aria-label={`Reword "${content}"`}
+        aria-label={t('plan.item.reword', { content })}
         value={draft}
         data-part="editor"
         autoFocus
@@ -82,7 +84,7 @@ export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hi
       className="item-text"
       data-part="text"
       aria-describedby={hintId}
-      title="Click, Enter or F2 to reword"
+      title={t('plan.item.rewordTitle')}
       ref={textButton}
       onClick={start}
       onKeyDown={(event) => {

@@ -1,13 +1,18 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { PlanSnapshot } from '../../common/contract';
+import { unfinishedItems } from '../../common/plan/render';
+import { api } from '../api';
+import { useI18n } from '../i18n/I18nProvider';
 import { AddItem } from './AddItem';
 import { EmptyPlan } from './EmptyPlan';
 import { ErrorList } from './ErrorList';
 import { PlanItemRow } from './PlanItemRow';
 import { PlanProgress } from './PlanProgress';
-import { addItem, deleteItem, moveItemBy, moveItemNextTo, rewordItem, setItemStatus } from './proposals';
+import { addItem, completeAll, deleteItem, moveItemBy, moveItemNextTo, rewordItem, setItemStatus } from './proposals';
+import { StoppedBanner } from './StoppedBanner';
 import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
+import { useStoppedUnfinished } from './useTaskOutcome';
 
 const HINT_ID = 'plan-keys-hint';
 
@@ -20,7 +25,9 @@ type FocusTarget = { id: string; part: string } | { add: true };
  * what main stored, and the validator's words where a refusal concerns an item.
  */
 export function PlanBoard({ sessionId }: { sessionId: string }) {
+  const { t, language } = useI18n();
   const { snapshot, errors, edit } = usePlan(sessionId);
+  const outcome = useStoppedUnfinished(sessionId);
   const [editingId, setEditingId] = useState<string | null>(null);
   const focusNext = useRef<FocusTarget | null>(null);
   const list = useRef<HTMLElement>(null);
@@ -67,22 +74,40 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   }, [snapshot]);
 
   if (snapshot === null) {
-    return <section className="plan-board is-loading" aria-label="Plan" aria-busy="true" />;
+    return <section className="plan-board is-loading" aria-label={t('plan.title')} aria-busy="true" />;
   }
+
+  const open = unfinishedItems(items).length;
+  const showStopped = outcome.stopped && !outcome.running && open > 0;
 
   return (
     <section className="plan-board" aria-labelledby="plan-title" data-plan-version={snapshot.version} ref={list}>
       <header className="board-head">
-        <h2 id="plan-title">Plan</h2>
+        <h2 id="plan-title">{t('plan.title')}</h2>
         {snapshot.source ? (
-          <span className="board-source" title={snapshot.at ? `Version ${snapshot.version}, ${new Date(snapshot.at).toLocaleString()}` : undefined}>
-            Last change: {snapshot.source === 'agent' ? 'agent' : 'you'}
-            <span className="version-chip">v{snapshot.version}</span>
+          <span
+            className="board-source"
+            title={snapshot.at ? t('plan.versionTitle', { version: snapshot.version, date: new Date(snapshot.at).toLocaleString(language) }) : undefined}
+          >
+            {t(snapshot.source === 'agent' ? 'plan.lastChange.agent' : 'plan.lastChange.you')}
+            <span className="version-chip">{t('plan.versionChip', { version: snapshot.version })}</span>
           </span>
         ) : null}
       </header>
 
       {items.length > 0 ? <PlanProgress items={items} /> : null}
+
+      {showStopped ? (
+        <StoppedBanner
+          open={open}
+          total={items.length}
+          onContinue={async () => {
+            const result = await api.request('task.send', { text: t('plan.stopped.continueMessage') });
+            return result.ok ? null : result.error.message;
+          }}
+          onMarkDone={() => act(snapshot, completeAll)}
+        />
+      ) : null}
 
       {errors.conflict ? (
         <div role="alert" className="notice notice-warning">
@@ -94,7 +119,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
       {items.length === 0 ? (
         <EmptyPlan />
       ) : (
-        <ol className="plan-list" aria-label="Plan steps">
+        <ol className="plan-list" aria-label={t('plan.steps')}>
           {items.map((item, index) => (
             <PlanItemRow
               key={item.id}
@@ -118,7 +143,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
 
       <AddItem errors={errors.add} onAdd={(content) => act(snapshot, (current) => addItem(current, content), 'add')} />
       <p className="board-hint" id={HINT_ID}>
-        Enter or F2 rewords a step · Alt+↑/↓ moves it · drag the handle to reorder
+        {t('plan.hint')}
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 import type { DragEvent, KeyboardEvent } from 'react';
 import type { PlanItem, PlanStatus } from '../../common/plan/types';
+import { useI18n } from '../i18n/I18nProvider';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, StatusIcon, TrashIcon } from '../ui/icons';
 import { ErrorList } from './ErrorList';
 import { ItemText } from './ItemText';
@@ -36,6 +37,8 @@ interface Props {
 /** One step of the plan: marker, text, status, and the controls that change it. */
 export function PlanItemRow(props: Props) {
   const { item, first, last, errors, drag } = props;
+  const { t } = useI18n();
+  const content = item.content;
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -64,7 +67,7 @@ export function PlanItemRow(props: Props) {
         className="drag-handle"
         draggable
         data-part="handle"
-        title="Drag to reorder"
+        title={t('plan.item.dragTitle')}
         aria-hidden="true"
         onDragStart={drag.onDragStart}
         onDragEnd={drag.onDragEnd}
@@ -89,13 +92,13 @@ export function PlanItemRow(props: Props) {
         </div>
       </div>
       <div className="item-actions">
-        <button type="button" className="icon-button" aria-label={`Move "${item.content}" up`} title="Move up (Alt+↑)" data-part="up" disabled={first} onClick={() => props.onMove(-1, 'up')}>
+        <button type="button" className="icon-button" aria-label={t('plan.item.moveUp', { content })} title={t('plan.item.moveUpTitle')} data-part="up" disabled={first} onClick={() => props.onMove(-1, 'up')}>
           <ArrowUpIcon />
         </button>
-        <button type="button" className="icon-button" aria-label={`Move "${item.content}" down`} title="Move down (Alt+↓)" data-part="down" disabled={last} onClick={() => props.onMove(1, 'down')}>
+        <button type="button" className="icon-button" aria-label={t('plan.item.moveDown', { content })} title={t('plan.item.moveDownTitle')} data-part="down" disabled={last} onClick={() => props.onMove(1, 'down')}>
           <ArrowDownIcon />
         </button>
-        <button type="button" className="icon-button icon-button-danger" aria-label={`Delete "${item.content}"`} title="Delete" data-part="delete" onClick={props.onDelete}>
+        <button type="button" className="icon-button icon-button-danger" aria-label={t('plan.item.delete', { content })} title={t('plan.item.deleteTitle')} data-part="delete" onClick={props.onDelete}>
           <TrashIcon />
         </button>
       </div>

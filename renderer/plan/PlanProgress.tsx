@@ -1,17 +1,19 @@
 import type { PlanItem } from '../../common/plan/types';
 import { planProgress } from '../../common/plan/render';
+import { useI18n } from '../i18n/I18nProvider';
 
 /** "k of n completed" and a bar that says the same to assistive technology. */
 export function PlanProgress({ items }: { items: readonly PlanItem[] }) {
+  const { t } = useI18n();
   const { completed, total } = planProgress(items);
-  const label = `${completed} of ${total} completed`;
+  const label = t('plan.progress', { completed, total });
   const percent = total === 0 ? 0 : Math.round((completed / total) * 100);
   return (
     <div className="plan-progress">
       <div
         className="progress-track"
         role="progressbar"
-        aria-label="Plan progress"
+        aria-label={t('plan.progressLabel')}
         aria-valuemin={0}
         aria-valuemax={total}
         aria-valuenow={completed}

@@ -92,3 +92,9 @@ export function placeProblems(
   }
   return placed;
 }
+
+/** "Mark the plan done": every item completed, or null when they all are. */
+export function completeAll(items: readonly PlanItem[]): Proposal {
+  if (items.every((item) => item.status === 'completed')) return null;
+  return proposed(items).map((item) => ({ ...item, status: 'completed' }));
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { AlertIcon } from '../app/icons';
+import { useI18n } from '../i18n/I18nProvider';
+
+interface Props {
+  open: number;
+  total: number;
+  onContinue(): Promise<string | null>;
+  onMarkDone(): Promise<boolean>;
+}
+
+/**
+ * Said plainly when the completion gate stopped the task with steps still open, with the two ways
+ * on: let the agent continue, or declare the plan done.
+ */
+export function StoppedBanner({ open, total, onContinue, onMarkDone }: Props) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<string | null>) => {
+    setBusy(true);
+    setError(await action());
+    setBusy(false);
+  };
+
+  return (
+    <div className="stopped-banner" role="region" aria-labelledby="stopped-title">
+      <div className="stopped-head">
+        <AlertIcon />
+        <h3 id="stopped-title">{t('plan.stopped.title')}</h3>
+      </div>
+      <p className="stopped-text">{t('plan.stopped.text', { open, total })}</p>
+      <div className="stopped-actions">
+        <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void run(onContinue)}>
+          {t('plan.stopped.continue')}
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy}
+          onClick={() => void run(async () => ((await onMarkDone()) ? null : t('plan.stopped.markDoneFailed')))}
+        >
+          {t('plan.stopped.markDone')}
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="error-message">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
