@@ -1,30 +1,41 @@
-import { PlanBoard } from '../plan/PlanBoard';
-import { AgentPlaceholder } from './AgentPlaceholder';
-import { useWorkspace } from './useWorkspace';
-import { WorkspaceHeader } from './WorkspaceHeader';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { Theme } from '../../common/settings';
+import { I18nProvider, resolveLanguage } from '../i18n/I18nProvider';
+import { applyLanguage, applyTheme, cacheAppearance, cachedAppearance, onSystemThemeChange, resolveTheme } from './appearance';
+import { useSettings } from './useSettings';
+import { Workbench } from './Workbench';
 
-/** The window: the open folder on top, the plan as a side panel, the agent's area beside it. */
+const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
+const onLanguageChange = (listener: () => void) => {
+  window.addEventListener('languagechange', listener);
+  return () => window.removeEventListener('languagechange', listener);
+};
+const systemLanguages = () => navigator.languages.join(',');
+
+/**
+ * The window: settings decide the theme and the language (each may follow the OS), applied to the
+ * document (data-theme, lang) and to every string through the i18n layer, at once when they change.
+ */
 export function App() {
-  const state = useWorkspace();
-  const { workspace } = state;
+  const settings = useSettings();
+  const [initial] = useState(cachedAppearance);
+  const theme: Theme = settings.view?.theme ?? initial.theme;
+  const languageSetting = settings.view?.language ?? initial.language;
+
+  const dark = useSyncExternalStore(onSystemThemeChange, systemDark);
+  const resolvedTheme = resolveTheme(theme, dark);
+  const languages = useSyncExternalStore(onLanguageChange, systemLanguages);
+  const language = resolveLanguage(languageSetting, languages.split(','));
+
+  useEffect(() => applyTheme(resolvedTheme), [resolvedTheme]);
+  useEffect(() => applyLanguage(language), [language]);
+  useEffect(() => {
+    if (settings.view) cacheAppearance({ theme, language: languageSetting });
+  }, [settings.view, theme, languageSetting]);
+
   return (
-    <div className="app">
-      <WorkspaceHeader {...state} />
-      <div className="app-body">
-        <aside className="side-panel" aria-label="Plan board">
-          {workspace ? (
-            <PlanBoard key={workspace.sessionId} sessionId={workspace.sessionId} />
-          ) : workspace === null ? (
-            <div className="side-empty">
-              <p className="empty-title">No folder open.</p>
-              <p>Open a folder to see its plan. Each folder keeps its own plan with its session.</p>
-            </div>
-          ) : null}
-        </aside>
-        <main className="main-pane">
-          <AgentPlaceholder />
-        </main>
-      </div>
-    </div>
+    <I18nProvider language={language}>
+      <Workbench settings={settings} />
+    </I18nProvider>
   );
 }

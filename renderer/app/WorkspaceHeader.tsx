@@ -1,30 +1,43 @@
-import { useState } from 'react';
+import type { AppInfo, WorkspaceInfo } from '../../common/contract';
+import { useI18n } from '../i18n/I18nProvider';
 import { FolderIcon, KeelMark } from '../ui/icons';
-import { OpenFolderForm } from './OpenFolderForm';
-import type { WorkspaceState } from './useWorkspace';
+import { GearIcon, SidebarIcon } from './icons';
 
-/**
- * The open folder (name and full path), and the way to open one: a native picker in Electron,
- * a typed path in `keel web`.
- */
-export function WorkspaceHeader({ app, workspace, open, choose }: WorkspaceState) {
-  const [switching, setSwitching] = useState(false);
-  const [chooseError, setChooseError] = useState<string | null>(null);
-  const native = app?.nativeFolderPicker ?? false;
-  const showForm = app !== null && !native && (workspace === null || switching);
+interface Props {
+  app: AppInfo | null;
+  workspace: WorkspaceInfo | null | undefined;
+  sessionTitle: string | null;
+  sidebarOpen: boolean;
+  sidebarId: string;
+  onToggleSidebar(): void;
+  onOpenFolder(): void;
+  onOpenSettings(): void;
+  error: string | null;
+}
 
-  const pick = async () => {
-    const result = await choose();
-    setChooseError(result.ok ? null : result.error.message);
-  };
-
+/** The window's top line: the open folder and session, Open Folder…, and the settings. */
+export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sidebarId, onToggleSidebar, onOpenFolder, onOpenSettings, error }: Props) {
+  const { t } = useI18n();
   return (
     <header className="app-header">
       <div className="header-bar">
         <div className="brand">
           <KeelMark />
-          <span>Keel</span>
+          <span>{t('app.name')}</span>
         </div>
+        {workspace ? (
+          <button
+            type="button"
+            className="icon-button header-icon"
+            aria-expanded={sidebarOpen}
+            aria-controls={sidebarOpen ? sidebarId : undefined}
+            aria-label={t(sidebarOpen ? 'header.hideSessions' : 'header.showSessions')}
+            title={t(sidebarOpen ? 'header.hideSessions' : 'header.showSessions')}
+            onClick={onToggleSidebar}
+          >
+            <SidebarIcon />
+          </button>
+        ) : null}
         <span className="header-divider" aria-hidden="true" />
         {workspace ? (
           <div className="workspace">
@@ -33,37 +46,36 @@ export function WorkspaceHeader({ app, workspace, open, choose }: WorkspaceState
             <span className="workspace-path mono" title={workspace.path}>
               {workspace.path}
             </span>
+            {sessionTitle ? (
+              <>
+                <span className="workspace-sep" aria-hidden="true">
+                  /
+                </span>
+                <span className="workspace-session" title={sessionTitle}>
+                  <span className="visually-hidden">{t('header.session')} </span>
+                  {sessionTitle}
+                </span>
+              </>
+            ) : null}
           </div>
         ) : (
-          <div className="workspace workspace-none">{workspace === null ? 'No folder open' : ''}</div>
+          <div className="workspace workspace-none">{workspace === null ? t('header.noFolder') : ''}</div>
         )}
         <div className="header-actions">
-          {app === null || workspace === undefined ? null : native ? (
-            <button type="button" className="button" onClick={() => void pick()}>
-              {workspace ? 'Open another folder…' : 'Open Folder…'}
-            </button>
-          ) : workspace && !switching ? (
-            <button type="button" className="button" onClick={() => setSwitching(true)}>
-              Open another folder…
+          {app !== null && workspace !== undefined && (workspace !== null || app.nativeFolderPicker) ? (
+            <button type="button" className="button" onClick={onOpenFolder}>
+              <FolderIcon />
+              {t('header.openFolder')}
             </button>
           ) : null}
+          <button type="button" className="icon-button header-icon" aria-label={t('header.settings')} title={t('header.settings')} onClick={onOpenSettings}>
+            <GearIcon />
+          </button>
         </div>
       </div>
-      {showForm ? (
-        <OpenFolderForm
-          key={workspace?.path ?? ''}
-          initialPath={workspace?.path ?? ''}
-          open={async (path) => {
-            const result = await open(path);
-            if (result.ok) setSwitching(false);
-            return result;
-          }}
-          onCancel={workspace ? () => setSwitching(false) : undefined}
-        />
-      ) : null}
-      {chooseError ? (
+      {error ? (
         <p role="alert" className="error-message header-error">
-          {chooseError}
+          {error}
         </p>
       ) : null}
     </header>

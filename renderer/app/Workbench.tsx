@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ApprovalMode } from '../../common/approvals';
+import { ChatPanel } from '../chat/ChatPanel';
+import { useI18n } from '../i18n/I18nProvider';
+import { PlanBoard } from '../plan/PlanBoard';
+import { SessionsSidebar, sessionTitle } from '../sessions/SessionsSidebar';
+import { useSessions } from '../sessions/useSessions';
+import { SettingsDialog } from '../settings/SettingsDialog';
+import { StatusBar } from '../status/StatusBar';
+import { useAgentStatus } from '../status/useAgentStatus';
+import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, PANES_MIN_HEIGHT, SIZE_LIMITS } from './layout/paneLayout';
+import { Separator } from './layout/Separator';
+import { usePaneLayout } from './layout/usePaneLayout';
+import { OpenFolderDialog } from './OpenFolderDialog';
+import { TerminalPanel } from './TerminalPanel';
+import { useElementSize } from './useElementSize';
+import type { SettingsState } from './useSettings';
+import { useWorkspace } from './useWorkspace';
+import { Welcome } from './Welcome';
+import { WorkspaceHeader } from './WorkspaceHeader';
+
+const SIDEBAR_ID = 'sessions-sidebar';
+const SEPARATOR = 1;
+const TERMINAL_BAR = 30;
+
+/**
+ * The window's shell: header, the sessions sidebar, the plan board and the chat side by side over
+ * the terminal panel, and the status bar. The sidebar, plan and terminal sizes are set with the
+ * separators between them (pointer or keyboard) and remembered.
+ */
+export function Workbench({ settings }: { settings: SettingsState }) {
+  const { t } = useI18n();
+  const { app, workspace, open, choose } = useWorkspace();
+  const sessions = useSessions(workspace);
+  const status = useAgentStatus(workspace?.sessionId ?? null);
+  const { layout, resize, toggle } = usePaneLayout();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [folderDialogOpen, setFolderDialogOpen] = useState(false);
+  const [headerError, setHeaderError] = useState<string | null>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const work = useRef<HTMLElement>(null);
+  const bodySize = useElementSize(body);
+  const workSize = useElementSize(work);
+
+  // Ctrl+, (⌘, on a Mac) opens the settings, as in most desktop apps.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === ',') {
+        event.preventDefault();
+        setSettingsOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const openFolder = async (path: string) => {
+    const result = await open(path);
+    setHeaderError(result.ok ? null : result.error.message);
+    return result;
+  };
+
+  /** For the path fields, which show their own error: only success clears the header's. */
+  const openFromField = async (path: string) => {
+    const result = await open(path);
+    if (result.ok) setHeaderError(null);
+    return result;
+  };
+
+  const onOpenFolderButton = async () => {
+    if (app?.nativeFolderPicker) {
+      const result = await choose();
+      setHeaderError(result.ok ? null : result.error.message);
+    } else setFolderDialogOpen(true);
+  };
+
+  const sidebarShown = layout.sidebarOpen && workspace != null;
+  const measured = bodySize.width > 0;
+  const sidebarMax = measured
+    ? Math.min(SIZE_LIMITS.sidebar.max, bodySize.width - SIZE_LIMITS.plan.min - CHAT_MIN_WIDTH - 2 * SEPARATOR)
+    : SIZE_LIMITS.sidebar.max;
+  const sidebarWidth = Math.max(SIZE_LIMITS.sidebar.min, Math.min(layout.sidebar, sidebarMax));
+  const available = bodySize.width - (sidebarShown ? sidebarWidth + SEPARATOR : 0);
+  const planMax = measured ? Math.min(SIZE_LIMITS.plan.max, available - CHAT_MIN_WIDTH - SEPARATOR) : SIZE_LIMITS.plan.max;
+  const planWidth = Math.max(SIZE_LIMITS.plan.min, Math.min(layout.plan, planMax));
+  const terminalMax = workSize.height > 0 ? Math.min(SIZE_LIMITS.terminal.max, workSize.height - PANES_MIN_HEIGHT - TERMINAL_BAR) : SIZE_LIMITS.terminal.max;
+  const terminalHeight = Math.max(SIZE_LIMITS.terminal.min, Math.min(layout.terminal, terminalMax));
+
+  const current = sessions.sessions?.find((session) => session.id === workspace?.sessionId);
+  const trashFolder = app ? `${app.dataDir}${app.dataDir.includes('\\') ? '\\' : '/'}trash` : null;
+
+  return (
+    <div className="app">
+      <WorkspaceHeader
+        app={app}
+        workspace={workspace}
+        sessionTitle={current ? sessionTitle(current, t) : null}
+        sidebarOpen={sidebarShown}
+        sidebarId={SIDEBAR_ID}
+        onToggleSidebar={() => toggle('sidebarOpen')}
+        onOpenFolder={() => void onOpenFolderButton()}
+        onOpenSettings={() => setSettingsOpen(true)}
+        error={headerError}
+      />
+      <div className="app-body" ref={body}>
+        {sidebarShown && workspace ? (
+          <>
+            <SessionsSidebar
+              id={SIDEBAR_ID}
+              width={sidebarWidth}
+              workspace={workspace}
+              state={sessions}
+              trashFolder={trashFolder}
+              running={status.running}
+              agentState={status.state}
+              onOpenFolder={(path) => void openFolder(path)}
+            />
+            <Separator
+              orientation="vertical"
+              label={t('layout.resizeSidebar')}
+              controls={SIDEBAR_ID}
+              value={sidebarWidth}
+              min={SIZE_LIMITS.sidebar.min}
+              max={sidebarMax}
+              onChange={(value) => resize('sidebar', value)}
+              onReset={() => resize('sidebar', DEFAULT_LAYOUT.sidebar)}
+            />
+          </>
+        ) : null}
+        <main className="work-area" ref={work}>
+          {workspace ? (
+            <>
+              <div className="panes">
+                <div id="plan-pane" className="plan-pane" style={{ width: planWidth }}>
+                  <PlanBoard key={workspace.sessionId} sessionId={workspace.sessionId} />
+                </div>
+                <Separator
+                  orientation="vertical"
+                  label={t('layout.resizePlan')}
+                  controls="plan-pane"
+                  value={planWidth}
+                  min={SIZE_LIMITS.plan.min}
+                  max={planMax}
+                  onChange={(value) => resize('plan', value)}
+                  onReset={() => resize('plan', DEFAULT_LAYOUT.plan)}
+                />
+                <div className="chat-pane">
+                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} />
+                </div>
+              </div>
+              <TerminalPanel
+                open={layout.terminalOpen}
+                height={terminalHeight}
+                minHeight={SIZE_LIMITS.terminal.min}
+                maxHeight={terminalMax}
+                onToggle={() => toggle('terminalOpen')}
+                onResize={(value) => resize('terminal', value)}
+                onReset={() => resize('terminal', DEFAULT_LAYOUT.terminal)}
+              />
+            </>
+          ) : workspace === null ? (
+            <Welcome app={app} recent={sessions.recent} open={openFromField} openRecent={openFolder} onChoose={() => void onOpenFolderButton()} />
+          ) : null}
+        </main>
+      </div>
+      <StatusBar
+        status={status}
+        model={settings.view?.model ?? null}
+        approvalMode={settings.view?.approvalMode ?? null}
+        hasSession={workspace != null}
+        onApprovalMode={async (mode: ApprovalMode) => (await settings.update({ approvalMode: mode })).ok}
+      />
+      {settingsOpen ? <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} /> : null}
+      {folderDialogOpen ? (
+        <OpenFolderDialog currentPath={workspace?.path ?? null} recent={sessions.recent} open={openFromField} onClose={() => setFolderDialogOpen(false)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { Dialog } from '../app/Dialog';
+import { useI18n } from '../i18n/I18nProvider';
+
+interface Props {
+  title: string;
+  trashFolder: string | null;
+  onCancel(): void;
+  /** Resolves when main has answered. */
+  onConfirm(): Promise<boolean>;
+}
+
+/** Asks before a session is deleted, and says where its transcript goes. Cancel has the focus. */
+export function DeleteSessionDialog({ title, trashFolder, onCancel, onConfirm }: Props) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog role="alertdialog" labelledBy="delete-session-title" describedBy="delete-session-body" onClose={onCancel} className="dialog-small">
+      <div className="dialog-body">
+        <h2 id="delete-session-title" className="dialog-title">
+          {t('sessions.deleteDialog.title')}
+        </h2>
+        <div id="delete-session-body" className="dialog-text">
+          <p>{t('sessions.deleteDialog.body', { title })}</p>
+          <p>{trashFolder ? t('sessions.deleteDialog.trashAt', { folder: trashFolder }) : t('sessions.deleteDialog.trash')}</p>
+        </div>
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel} data-autofocus>
+          {t('common.cancel')}
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void onConfirm().finally(() => setBusy(false));
+          }}
+        >
+          {t('sessions.deleteDialog.confirm')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import { useI18n } from '../i18n/I18nProvider';
+
+/** "command:npm tail" → "Commands: npm, tail", in the person's language. */
+function describeRule(rule: string, t: ReturnType<typeof useI18n>['t']): string {
+  if (rule === 'file_change') return t('settings.rules.fileChange');
+  if (rule.startsWith('command:')) return t('settings.rules.command', { programs: rule.slice('command:'.length).split(' ').join(', ') });
+  if (rule.startsWith('tool:')) return t('settings.rules.tool', { tool: rule.slice('tool:'.length) });
+  return rule;
+}
+
+/** The open session's "Allow for this session" rules, each revocable. */
+export function ApprovalRules({ hasSession }: { hasSession: boolean }) {
+  const { t } = useI18n();
+  const [rules, setRules] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void api.request('approval.rules', {}).then((result) => {
+      if (!live) return;
+      if (result.ok) setRules(result.value.rules);
+      else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const revoke = async (rule: string) => {
+    const result = await api.request('approval.revoke', { rule });
+    if (result.ok) {
+      setRules(result.value.rules);
+      setError(null);
+    } else setError(result.error.message);
+  };
+
+  return (
+    <div className="rules">
+      {!hasSession ? (
+        <p className="field-note">{t('settings.rules.noSession')}</p>
+      ) : rules === null ? null : rules.length === 0 ? (
+        <p className="field-note">{t('settings.rules.empty')}</p>
+      ) : (
+        <ul className="rule-list">
+          {rules.map((rule) => (
+            <li key={rule} className="rule-row">
+              <span className="rule-text">
+                <span>{describeRule(rule, t)}</span>
+                <code className="rule-code">{rule}</code>
+              </span>
+              <button type="button" className="button button-small" aria-label={t('settings.rules.revokeNamed', { rule: describeRule(rule, t) })} onClick={() => void revoke(rule)}>
+                {t('settings.rules.revoke')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p role="alert" className="error-message">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,425 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
+import type { Language, SettingsUpdate, SettingsView, Theme } from '../../common/settings';
+import { api } from '../api';
+import { Dialog } from '../app/Dialog';
+import { CloseIcon } from '../app/icons';
+import type { SettingsState } from '../app/useSettings';
+import { useI18n } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
+import { ApiKeyField, type KeyStorageChoice } from './ApiKeyField';
+import { ApprovalRules } from './ApprovalRules';
+import { splitFieldErrors } from './fieldErrors';
+
+interface Draft {
+  apiKey: string;
+  keyStorage: KeyStorageChoice;
+  baseURL: string;
+  model: string;
+  maxTokens: string;
+  approvalMode: ApprovalMode;
+  reminderRounds: string;
+  gateBound: string;
+}
+
+const FIELDS = ['apiKey', 'baseURL', 'model', 'maxTokens', 'reminderRounds', 'gateBound', 'approvalMode', 'keyStorage'] as const;
+
+const FIELD_HINTS: Partial<Record<(typeof FIELDS)[number], MessageKey>> = {
+  apiKey: 'settings.error.apiKey',
+  baseURL: 'settings.error.baseURL',
+  model: 'settings.error.model',
+  maxTokens: 'settings.error.maxTokens',
+  reminderRounds: 'settings.error.reminderRounds',
+  gateBound: 'settings.error.gateBound',
+};
+
+const THEMES: { value: Theme; label: MessageKey }[] = [
+  { value: 'system', label: 'settings.theme.system' },
+  { value: 'light', label: 'settings.theme.light' },
+  { value: 'dark', label: 'settings.theme.dark' },
+];
+
+/** Language names are written in their own language, so anyone can find theirs. */
+const LANGUAGE_CHOICES: { value: Language; label: MessageKey | string }[] = [
+  { value: 'system', label: 'settings.language.system' },
+  { value: 'en', label: 'English' },
+  { value: 'zh-CN', label: '简体中文' },
+];
+
+function draftOf(view: SettingsView): Draft {
+  return {
+    apiKey: '',
+    keyStorage: 'this_session',
+    baseURL: view.baseURL,
+    model: view.model,
+    maxTokens: String(view.maxTokens),
+    approvalMode: view.approvalMode,
+    reminderRounds: String(view.reminderRounds),
+    gateBound: String(view.gateBound),
+  };
+}
+
+/** A typed number as the contract reads it; anything else goes as NaN (null on the wire) and is refused there. */
+const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** Only what changed, and never a field the environment overrides. */
+function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
+  const patch: SettingsUpdate = {};
+  const overridden = new Set(view.environmentOverrides);
+  if (draft.apiKey.trim() !== '' && !overridden.has('apiKey')) {
+    patch.apiKey = draft.apiKey.trim();
+    if (view.apiKey.storage === 'unprotected') patch.keyStorage = draft.keyStorage;
+  }
+  if (!overridden.has('baseURL') && draft.baseURL.trim() !== view.baseURL) patch.baseURL = draft.baseURL.trim();
+  if (!overridden.has('model') && draft.model.trim() !== view.model) patch.model = draft.model.trim();
+  if (draft.maxTokens.trim() !== String(view.maxTokens)) patch.maxTokens = numberOf(draft.maxTokens);
+  if (draft.approvalMode !== view.approvalMode) patch.approvalMode = draft.approvalMode;
+  if (draft.reminderRounds.trim() !== String(view.reminderRounds)) patch.reminderRounds = numberOf(draft.reminderRounds);
+  if (draft.gateBound.trim() !== String(view.gateBound)) patch.gateBound = numberOf(draft.gateBound);
+  return patch;
+}
+
+interface Props {
+  settings: SettingsState;
+  hasSession: boolean;
+  onClose(): void;
+}
+
+/**
+ * The settings, in a modal dialog (focus stays inside, Escape closes). The model connection and the
+ * agent's behaviour are saved together with Save; theme and language apply at once. Errors from
+ * the contract are shown under the field they concern. The API key itself never reaches this
+ * window: only its masked form and where it comes from.
+ */
+export function SettingsDialog({ settings, hasSession, onClose }: Props) {
+  const { t } = useI18n();
+  const view = settings.view;
+  const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [generalError, setGeneralError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState<'save' | 'test' | null>(null);
+  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
+  const [appearanceError, setAppearanceError] = useState<string | null>(null);
+  /** Shown checked at once; main's answer confirms (or, on an error, puts the stored one back). */
+  const [appearance, setAppearanceShown] = useState<{ theme: Theme; language: Language } | null>(null);
+  const id = useId();
+
+  if (view && draft === null) setDraft(draftOf(view));
+
+  const change = <K extends keyof Draft>(field: K, value: Draft[K]) => {
+    setDraft((current) => (current ? { ...current, [field]: value } : current));
+    setSaved(false);
+    setFieldErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+
+  const dirty = view !== null && draft !== null && Object.keys(patchOf(draft, view)).length > 0;
+
+  /** Resolves true when there was nothing to save or main stored it. */
+  const save = async (): Promise<boolean> => {
+    if (!view || !draft) return false;
+    const patch = patchOf(draft, view);
+    if (Object.keys(patch).length === 0) return true;
+    const result = await settings.update(patch);
+    if (result.ok) {
+      setDraft(draftOf(result.value));
+      setFieldErrors({});
+      setGeneralError(null);
+      setSaved(true);
+      return true;
+    }
+    const split = splitFieldErrors(result.error.message, FIELDS);
+    setFieldErrors(split.fields);
+    setGeneralError(split.general);
+    setSaved(false);
+    return false;
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy('save');
+    setTest(null);
+    await save();
+    setBusy(null);
+  };
+
+  const testConnection = async () => {
+    setBusy('test');
+    setTest(null);
+    if (await save()) {
+      const result = await api.request('settings.testConnection', {});
+      setTest(result.ok ? result.value : { ok: false, message: result.error.message });
+    }
+    setBusy(null);
+  };
+
+  const shownTheme = appearance?.theme ?? view?.theme ?? 'system';
+  const shownLanguage = appearance?.language ?? view?.language ?? 'system';
+
+  const setAppearance = async (patch: { theme: Theme } | { language: Language }) => {
+    setAppearanceShown({ theme: shownTheme, language: shownLanguage, ...patch });
+    const result = await settings.update(patch);
+    setAppearanceError(result.ok ? null : result.error.message);
+    setAppearanceShown(null);
+  };
+
+  const errorFor = (field: (typeof FIELDS)[number]) => {
+    const detail = fieldErrors[field];
+    if (!detail) return null;
+    const hint = FIELD_HINTS[field];
+    return (
+      <p className="error-message field-error" id={`${id}-${field}-error`} role="alert">
+        {hint ? `${t(hint)} (${detail})` : detail}
+      </p>
+    );
+  };
+  const describedBy = (field: (typeof FIELDS)[number], note?: string) =>
+    [fieldErrors[field] ? `${id}-${field}-error` : '', note ?? ''].filter(Boolean).join(' ') || undefined;
+  const overridden = (field: string) => view?.environmentOverrides.includes(field) ?? false;
+
+  return (
+    <Dialog labelledBy={`${id}-title`} onClose={onClose} className="dialog-settings">
+      <div className="dialog-head">
+        <h2 id={`${id}-title`} className="dialog-title">
+          {t('settings.title')}
+        </h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} title={t('common.close')} onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </div>
+
+      {view === null || draft === null ? (
+        <div className="dialog-body">
+          {settings.loadError ? (
+            <p role="alert" className="error-message">
+              {settings.loadError}
+            </p>
+          ) : (
+            <p className="field-note">{t('common.loading')}</p>
+          )}
+        </div>
+      ) : (
+        <form className="settings-form" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <div className="dialog-body settings-body">
+            <Section title={t('settings.section.connection')}>
+              <ApiKeyField
+                view={view}
+                value={draft.apiKey}
+                storage={draft.keyStorage}
+                onChange={(value) => change('apiKey', value)}
+                onStorage={(value) => change('keyStorage', value)}
+                onForget={async () => {
+                  const result = await settings.update({ apiKey: null });
+                  setGeneralError(result.ok ? null : result.error.message);
+                }}
+                error={errorFor('apiKey')}
+                describedBy={describedBy('apiKey')}
+              />
+
+              <Field label={t('settings.baseURL')} htmlFor={`${id}-baseURL`} note={overridden('baseURL') ? t('settings.env.baseURL') : t('settings.baseURL.note')} noteId={`${id}-baseURL-note`}>
+                <input
+                  id={`${id}-baseURL`}
+                  className="text-input mono"
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://api.anthropic.com"
+                  value={draft.baseURL}
+                  readOnly={overridden('baseURL')}
+                  onChange={(event) => change('baseURL', event.target.value)}
+                  aria-invalid={fieldErrors.baseURL ? true : undefined}
+                  aria-describedby={describedBy('baseURL', `${id}-baseURL-note`)}
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+                {errorFor('baseURL')}
+              </Field>
+
+              <Field label={t('settings.model')} htmlFor={`${id}-model`} note={overridden('model') ? t('settings.env.model') : undefined} noteId={`${id}-model-note`}>
+                <input
+                  id={`${id}-model`}
+                  className="text-input mono"
+                  list={`${id}-models`}
+                  value={draft.model}
+                  readOnly={overridden('model')}
+                  onChange={(event) => change('model', event.target.value)}
+                  aria-invalid={fieldErrors.model ? true : undefined}
+                  aria-describedby={describedBy('model', overridden('model') ? `${id}-model-note` : undefined)}
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+                <datalist id={`${id}-models`}>
+                  <option value="claude-sonnet-4-5" />
+                  <option value="claude-opus-4-5" />
+                  <option value="claude-haiku-4-5" />
+                </datalist>
+                {errorFor('model')}
+              </Field>
+
+              <div className="test-connection">
+                <button type="button" className="button" onClick={() => void testConnection()} disabled={busy !== null}>
+                  {busy === 'test' ? t('settings.test.running') : dirty ? t('settings.test.saveAndTest') : t('settings.test.button')}
+                </button>
+                {test ? (
+                  <p className={`test-result ${test.ok ? 'is-ok' : 'is-error'}`} role={test.ok ? 'status' : 'alert'}>
+                    <strong>{t(test.ok ? 'settings.test.ok' : 'settings.test.failed')}</strong> {test.ok ? test.message.replace(/^Connected:\s*/, '') : test.message}
+                  </p>
+                ) : null}
+              </div>
+            </Section>
+
+            <Section title={t('settings.section.agent')}>
+              <div className="field-grid">
+                <Field label={t('settings.maxTokens')} htmlFor={`${id}-maxTokens`} note={t('settings.maxTokens.note')} noteId={`${id}-maxTokens-note`}>
+                  <input
+                    id={`${id}-maxTokens`}
+                    className="text-input"
+                    type="number"
+                    min={1}
+                    max={1_000_000}
+                    step={1}
+                    value={draft.maxTokens}
+                    onChange={(event) => change('maxTokens', event.target.value)}
+                    aria-invalid={fieldErrors.maxTokens ? true : undefined}
+                    aria-describedby={describedBy('maxTokens', `${id}-maxTokens-note`)}
+                  />
+                  {errorFor('maxTokens')}
+                </Field>
+                <Field label={t('settings.reminderRounds')} htmlFor={`${id}-reminderRounds`} note={t('settings.reminderRounds.note')} noteId={`${id}-reminderRounds-note`}>
+                  <input
+                    id={`${id}-reminderRounds`}
+                    className="text-input"
+                    type="number"
+                    min={1}
+                    max={100}
+                    step={1}
+                    value={draft.reminderRounds}
+                    onChange={(event) => change('reminderRounds', event.target.value)}
+                    aria-invalid={fieldErrors.reminderRounds ? true : undefined}
+                    aria-describedby={describedBy('reminderRounds', `${id}-reminderRounds-note`)}
+                  />
+                  {errorFor('reminderRounds')}
+                </Field>
+                <Field label={t('settings.gateBound')} htmlFor={`${id}-gateBound`} note={t('settings.gateBound.note')} noteId={`${id}-gateBound-note`}>
+                  <input
+                    id={`${id}-gateBound`}
+                    className="text-input"
+                    type="number"
+                    min={0}
+                    max={20}
+                    step={1}
+                    value={draft.gateBound}
+                    onChange={(event) => change('gateBound', event.target.value)}
+                    aria-invalid={fieldErrors.gateBound ? true : undefined}
+                    aria-describedby={describedBy('gateBound', `${id}-gateBound-note`)}
+                  />
+                  {errorFor('gateBound')}
+                </Field>
+              </div>
+
+              <fieldset className="choice-group">
+                <legend className="field-label">{t('settings.approvalMode')}</legend>
+                {ApprovalModeSchema.options.map((mode) => (
+                  <label key={mode} className="choice">
+                    <input type="radio" name={`${id}-approval`} value={mode} checked={draft.approvalMode === mode} onChange={() => change('approvalMode', mode)} />
+                    <span className="choice-text">
+                      <span className="choice-label">{t(MODE_LABELS[mode])}</span>
+                      <span className="choice-description">{t(MODE_DESCRIPTIONS[mode])}</span>
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            </Section>
+
+            <Section title={t('settings.section.appearance')} note={t('settings.section.appearance.note')}>
+              <fieldset className="segmented-field">
+                <legend className="field-label">{t('settings.theme')}</legend>
+                <div className="segmented">
+                  {THEMES.map(({ value, label }) => (
+                    <label key={value} className="segment">
+                      <input type="radio" name={`${id}-theme`} value={value} checked={shownTheme === value} onChange={() => void setAppearance({ theme: value })} />
+                      <span>{t(label)}</span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <fieldset className="segmented-field">
+                <legend className="field-label">{t('settings.language')}</legend>
+                <div className="segmented">
+                  {LANGUAGE_CHOICES.map(({ value, label }) => (
+                    <label key={value} className="segment">
+                      <input type="radio" name={`${id}-language`} value={value} checked={shownLanguage === value} onChange={() => void setAppearance({ language: value })} />
+                      <span lang={value === 'system' ? undefined : value}>{value === 'system' ? t(label as MessageKey) : label}</span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              {appearanceError ? (
+                <p role="alert" className="error-message">
+                  {appearanceError}
+                </p>
+              ) : null}
+            </Section>
+
+            <Section title={t('settings.section.rules')} note={t('settings.section.rules.note')}>
+              <ApprovalRules hasSession={hasSession} />
+            </Section>
+          </div>
+
+          <div className="dialog-actions">
+            <div className="dialog-feedback">
+              {generalError ? (
+                <p role="alert" className="error-message">
+                  {generalError}
+                </p>
+              ) : Object.keys(fieldErrors).length > 0 ? (
+                <p className="error-message">{t('settings.notSaved')}</p>
+              ) : (
+                <p role="status" className="saved-note">
+                  {saved ? t('settings.saved') : ''}
+                </p>
+              )}
+            </div>
+            <button type="button" className="button" onClick={onClose}>
+              {t('common.close')}
+            </button>
+            <button type="submit" className="button button-primary" disabled={!dirty || busy !== null}>
+              {busy === 'save' ? t('settings.saving') : t('settings.save')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function Section({ title, note, children }: { title: string; note?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="settings-section" aria-labelledby={id}>
+      <div className="settings-section-head">
+        <h3 id={id} className="section-title">
+          {title}
+        </h3>
+        {note ? <p className="section-note">{note}</p> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Field({ label, htmlFor, note, noteId, children }: { label: string; htmlFor: string; note?: string | undefined; noteId?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={htmlFor}>
+        {label}
+      </label>
+      {children}
+      {note ? (
+        <p className="field-note" id={noteId}>
+          {note}
+        </p>
+      ) : null}
+    </div>
+  );
+}

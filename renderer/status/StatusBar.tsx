@@ -1,0 +1,89 @@
+import type { AgentState } from '../../common/agentEvents';
+import type { ApprovalMode } from '../../common/approvals';
+import { useI18n } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+import { ApprovalModeMenu } from './ApprovalModeMenu';
+import { estimateCost } from './pricing';
+import type { AgentStatusView } from './useAgentStatus';
+
+export const STATE_LABELS: Record<AgentState, MessageKey> = {
+  idle: 'status.state.idle',
+  thinking: 'status.state.thinking',
+  running_tool: 'status.state.running_tool',
+  waiting_approval: 'status.state.waiting_approval',
+  done: 'status.state.done',
+  stopped_unfinished: 'status.state.stopped_unfinished',
+  cancelled: 'status.state.cancelled',
+  error: 'status.state.error',
+};
+
+interface Props {
+  status: AgentStatusView;
+  /** The model the agent will use (the settings, environment included). */
+  model: string | null;
+  approvalMode: ApprovalMode | null;
+  onApprovalMode(mode: ApprovalMode): Promise<boolean>;
+  /** Whether a folder is open: without one there is no agent to describe. */
+  hasSession: boolean;
+}
+
+/**
+ * The window's bottom line: what the agent is doing (a word, not only a colour), the model, the
+ * session's tokens and estimated cost, and the approval mode, which can be changed from here.
+ */
+export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSession }: Props) {
+  const { t, language } = useI18n();
+  const { usage, state } = status;
+  const shownModel = model ?? status.model;
+  const compact = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
+  const full = new Intl.NumberFormat(language);
+  const cost = shownModel ? estimateCost(shownModel, usage) : null;
+  const hasCache = usage.cacheReadTokens > 0 || usage.cacheCreationTokens > 0;
+
+  return (
+    <footer className="status-bar">
+      <span className="status-item status-state" data-state={hasSession ? state : 'idle'}>
+        <span className="state-dot" aria-hidden="true" />
+        <span className="visually-hidden">{t('status.stateLabel')} </span>
+        <span aria-live="polite">{t(STATE_LABELS[hasSession ? state : 'idle'])}</span>
+      </span>
+      {shownModel ? (
+        <span className="status-item status-model" title={t('status.modelTitle')}>
+          <span className="visually-hidden">{t('status.modelLabel')} </span>
+          <span className="mono">{shownModel}</span>
+        </span>
+      ) : null}
+      {hasSession ? (
+        <span
+          className="status-item status-tokens"
+          title={t('status.tokensTitle', {
+            input: full.format(usage.inputTokens),
+            output: full.format(usage.outputTokens),
+            cacheRead: full.format(usage.cacheReadTokens),
+            cacheWrite: full.format(usage.cacheCreationTokens),
+          })}
+        >
+          {t('status.tokens', { input: compact.format(usage.inputTokens), output: compact.format(usage.outputTokens) })}
+          {hasCache ? (
+            <span className="status-cache">
+              {' · '}
+              {t('status.cache', { read: compact.format(usage.cacheReadTokens), write: compact.format(usage.cacheCreationTokens) })}
+            </span>
+          ) : null}
+        </span>
+      ) : null}
+      {hasSession && cost !== null ? (
+        <span className="status-item status-cost" title={t('status.costTitle', { model: shownModel ?? '' })}>
+          {t('status.cost', { cost: formatCost(cost, language) })}
+        </span>
+      ) : null}
+      <span className="status-spacer" />
+      <ApprovalModeMenu mode={approvalMode} onChange={onApprovalMode} />
+    </footer>
+  );
+}
+
+function formatCost(dollars: number, language: string): string {
+  const format = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: dollars < 1 ? 3 : 2 });
+  return dollars > 0 && dollars < 0.001 ? `< ${format.format(0.001)}` : format.format(dollars);
+}
