@@ -1,0 +1,157 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { reply, startScriptedAnthropic, text, textOf, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { board, screenshot, stepTexts } from './support/board';
+import { launchChromium, newPage } from './support/chromium';
+import { connectKeelSocket } from './support/keelSocket';
+import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+
+/*
+ * The window while the agent works, with the scripted model behind `keel web`: the status bar
+ * follows the agent, and when the completion gate stops a task with its plan unfinished the board
+ * says so and offers "Continue" and "Mark the plan done". The key comes from the environment here.
+ */
+
+const ENV_KEY = 'sk-ant-env-key-5b7d9f1a3c8e20';
+
+const home = tempDir('wbg-home');
+const root = tempDir('wbg-ws');
+const folder = join(root.path, 'gate-project');
+mkdirSync(folder);
+
+const openPlan = [
+  { content: 'Read the existing code', status: 'completed' },
+  { content: 'Write hello.py', status: 'in_progress', activeForm: 'Writing hello.py' },
+  { content: 'Run it and check the output', status: 'pending' },
+];
+const donePlan = openPlan.map(({ content }) => ({ content, status: 'completed' }));
+
+let browser: Browser;
+let keel: KeelWeb;
+let model: ScriptedAnthropic;
+let openPages: { page: Page; errors: string[] }[] = [];
+
+async function openWorkbench(): Promise<Page> {
+  const opened = await newPage(browser);
+  openPages.push(opened);
+  await opened.page.goto(keel.url);
+  await board(opened.page).waitFor();
+  return opened.page;
+}
+
+async function sendTask(textToSend: string): Promise<void> {
+  const socket = await connectKeelSocket(keel.url);
+  const sent = await socket.request('task.send', { text: textToSend });
+  socket.close();
+  if (!sent.ok) throw new Error(sent.error.message);
+}
+
+/** The model plans, then ends its turn three times with the plan open: the gate stops the task. */
+const stopsUnfinished = (items = openPlan) => [
+  reply(text('Here is the plan.'), toolUse('todo', { items })),
+  reply(text('Done, I believe.')),
+  reply(text('Really done.')),
+  reply(text('Nothing more to do.')),
+];
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
+beforeAll(async () => {
+  model = await startScriptedAnthropic({ apiKey: ENV_KEY });
+  browser = await launchChromium();
+  keel = await startKeelWeb({ keelHome: home.path, workspace: folder, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: ENV_KEY } });
+});
+
+afterEach(async () => {
+  const pages = openPages;
+  openPages = [];
+  await Promise.all(pages.map(({ page }) => page.context().close()));
+  expect(pages.flatMap((p) => p.errors)).toEqual([]);
+  expect(model.errors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await keel?.stop();
+  await model?.close();
+  home.remove();
+  root.remove();
+});
+
+describe('the workbench while the agent works (keel web + scripted model)', () => {
+  test('a key from the environment is shown masked and read-only, never whole', async () => {
+    const page = await openWorkbench();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('from the environment (ANTHROPIC_API_KEY)');
+    expect(await dialog.getByLabel('API key').getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.getByLabel('Base URL').getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.innerText()).toContain('ANTHROPIC_API_KEY is set in the environment');
+    expect(await page.content()).not.toContain(ENV_KEY);
+    await screenshot(page, 'workbench-settings-environment');
+  });
+
+  test('stopped with an unfinished plan: the board says so; Continue sends the agent back to it', async () => {
+    const page = await openWorkbench();
+    model.push(...stopsUnfinished());
+    await sendTask('Write hello.py and run it');
+
+    const banner = page.getByRole('region', { name: 'Stopped with an unfinished plan' });
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('2 of 3 steps are not done');
+    const bar = page.getByRole('contentinfo');
+    await expect.poll(() => bar.innerText()).toContain('Stopped, plan unfinished');
+    expect(await bar.innerText()).toMatch(/[1-9][\d.]*K? in · [1-9]\d* out/);
+    expect(await bar.innerText()).toMatch(/≈ \$\d/);
+    const sidebar = page.getByRole('navigation', { name: 'Sessions and folders' });
+    await expect.poll(() => sidebar.innerText()).toContain('Write hello.py and run it');
+    expect(await sidebar.innerText()).toContain('Plan unfinished');
+    expect(await page.locator('.workspace-session').innerText()).toContain('Write hello.py and run it');
+    await page.mouse.move(1000, 700);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'workbench-stopped-unfinished');
+
+    // A reload (a new window) still says it.
+    await page.reload();
+    await banner.waitFor();
+
+    // Continue: a short message starts a task; the model finishes the plan.
+    model.push(reply(toolUse('todo', { items: donePlan })), reply(text('All three steps are done.')));
+    await banner.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect.poll(() => bar.innerText()).toContain('Done');
+    expect(textOf(model.requests.at(-2)!.body.messages.at(-1))).toContain('Continue with the unfinished steps of the plan.');
+    await expect.poll(() => page.getByRole('region', { name: 'Stopped with an unfinished plan' }).count()).toBe(0);
+    expect(await board(page).innerText()).toContain('3 of 3 completed');
+  }, 60_000);
+
+  test('Mark the plan done: every step completed by the person, the stop message gone', async () => {
+    const page = await openWorkbench();
+    model.push(...stopsUnfinished([{ content: 'Add a README', status: 'in_progress' }, { content: 'Link it from the docs', status: 'pending' }]));
+    await sendTask('Write a README');
+    const banner = page.getByRole('region', { name: 'Stopped with an unfinished plan' });
+    await banner.waitFor();
+    expect(await stepTexts(page)).toEqual(['Add a README', 'Link it from the docs']);
+
+    await banner.getByRole('button', { name: 'Mark the plan done' }).click();
+    await expect.poll(() => banner.count()).toBe(0);
+    expect(await board(page).innerText()).toContain('2 of 2 completed');
+    expect(await board(page).locator('.board-source').innerText()).toMatch(/^Last change: you/);
+    const socket = await connectKeelSocket(keel.url);
+    const plan = await socket.request('plan.get', {});
+    socket.close();
+    expect(plan.ok && plan.value.items.map((item) => item.status)).toEqual(['completed', 'completed']);
+  }, 60_000);
+});
