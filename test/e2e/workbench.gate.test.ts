@@ -154,4 +154,32 @@ describe('the workbench while the agent works (keel web + scripted model)', () =
     socket.close();
     expect(plan.ok && plan.value.items.map((item) => item.status)).toEqual(['completed', 'completed']);
   }, 60_000);
+
+  test('"Allow for this session" rules are listed in the settings and can be revoked', async () => {
+    const page = await openWorkbench();
+    model.push(reply(toolUse('bash', { command: 'echo allowed' })), reply(text('It printed "allowed".')));
+    await sendTask('Print a word');
+    const socket = await connectKeelSocket(keel.url);
+    try {
+      let pending: string | undefined;
+      await expect.poll(async () => {
+        const status = await socket.request('agent.status', {});
+        pending = status.ok ? status.value.pendingApprovals[0]?.id : undefined;
+        return pending !== undefined;
+      }).toBe(true);
+      await expect.poll(() => page.getByRole('contentinfo').innerText()).toContain('Waiting for you');
+      expect((await socket.request('approval.respond', { id: pending!, answer: { decision: 'allow_session' } })).ok).toBe(true);
+      await expect.poll(() => page.getByRole('contentinfo').innerText()).toContain('Done');
+
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.getByText('Commands: echo').waitFor();
+      await dialog.getByRole('button', { name: 'Revoke “Commands: echo”' }).click();
+      await dialog.getByText('Nothing yet.', { exact: false }).waitFor();
+      const rules = await socket.request('approval.rules', {});
+      expect(rules.ok && rules.value.rules).toEqual([]);
+    } finally {
+      socket.close();
+    }
+  }, 60_000);
 });
