@@ -70,6 +70,9 @@ export function FolderPathField({ initialPath = '', open, onCancel, autoFocus = 
     if (chosen === undefined) return;
     setPath(chosen);
     setError(null);
+    // Closed until the chosen folder's own folders arrive (if it has any): a quick second Enter opens it.
+    setExpanded(false);
+    setActive(-1);
     complete(chosen, true);
     input.current?.focus();
   };

@@ -130,6 +130,31 @@ describe('the workbench window (keel web)', () => {
     await page.getByRole('heading', { name: 'demo-project' }).waitFor();
     await board(page).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+
+    // With a folder open, "Open Folder…" asks in a dialog, starting from the folder's parent.
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open Folder' });
+    await dialog.waitFor();
+    const again = dialog.getByRole('combobox', { name: 'Folder path' });
+    expect(await again.inputValue()).toBe(`${root.path}/`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await expect.poll(async () => {
+      await again.press('ArrowDown');
+      return again.getAttribute('aria-expanded');
+    }).toBe('true');
+    expect(await dialog.getByRole('option').allInnerTexts()).toEqual(['demo-project', 'demo-two', 'other'].map((name) => `${join(root.path, name)}/`));
+    await again.press('ArrowDown');
+    await screenshot(page, 'workbench-open-folder-dialog');
+    await again.press('Tab');
+    expect(await again.inputValue()).toBe(`${join(root.path, 'demo-two')}/`);
+    await again.press('Enter');
+    await page.getByRole('heading', { name: 'demo-two' }).waitFor();
+    expect(await dialog.count()).toBe(0);
+
+    // Back by the recent folders of the sidebar.
+    const recent = page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^demo-project/ });
+    await recent.click();
+    await page.getByRole('heading', { name: 'demo-project' }).waitFor();
   }, 60_000);
 
   test('the empty workbench: plan, chat, collapsed terminal, and a status bar with model and state', async () => {

@@ -24,7 +24,7 @@ export const SIZE_LIMITS: Record<PaneSize, { min: number; max: number }> = {
 };
 
 /** What the chat keeps at least, beside the plan; what the panes keep above the terminal. */
-export const CHAT_MIN_WIDTH = 340;
+export const CHAT_MIN_WIDTH = 280;
 export const PANES_MIN_HEIGHT = 200;
 
 export const LAYOUT_STORAGE_KEY = 'keel.layout.v1';
