@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { AgentState } from '../../common/agentEvents';
 import type { ChatItem } from '../../common/chat';
 import type { PlanSnapshot } from '../../common/contract';
@@ -85,44 +85,72 @@ export function Transcript({ items, running, state, plan, unfinished }: Transcri
     useFlushSync: false,
   });
 
-  const [atEnd, setAtEnd] = useState(true);
+  // Whether the view follows the end. Only the person unsticks it (wheel, keys, touch, scrollbar);
+  // reaching the end again, or "Jump to latest", sticks it again.
+  const stick = useRef(true);
+  const [following, setFollowing] = useState(true);
+  const [farFromEnd, setFarFromEnd] = useState(false);
+  const dragging = useRef(false);
+  const follow = useCallback((value: boolean) => {
+    stick.current = value;
+    setFollowing(value);
+  }, []);
+  const pin = useCallback(() => {
+    const element = scrollRef.current;
+    if (element && stick.current) element.scrollTop = element.scrollHeight;
+  }, []);
+
   const onScroll = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return;
-    setAtEnd(element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END + 4);
-  }, []);
+    const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+    setFarFromEnd(distance > AT_END);
+    if (distance <= AT_END) follow(true);
+    else if (dragging.current) follow(false);
+  }, [follow]);
 
-  // A session opens at its end.
-  const opened = useRef(false);
-  useLayoutEffect(() => {
-    if (opened.current || items.length === 0) return;
-    opened.current = true;
-    virtualizer.scrollToEnd();
-  }, [items.length, virtualizer]);
+  const intent = {
+    onWheel: (event: WheelEvent) => {
+      if (event.deltaY < 0 && (scrollRef.current?.scrollTop ?? 0) > 0) follow(false);
+    },
+    onTouchMove: () => {
+      if ((scrollRef.current?.scrollTop ?? 0) > 0) follow(false);
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key) && (scrollRef.current?.scrollTop ?? 0) > 0) follow(false);
+    },
+    // A press on the scroll bar (the scroller itself, not a row) then a scroll is a drag of it.
+    onPointerDown: (event: PointerEvent) => {
+      if (event.target === scrollRef.current) dragging.current = true;
+    },
+    onPointerUp: () => {
+      dragging.current = false;
+    },
+  };
 
-  // While at the end, growth of the last row (a streaming answer, live output) keeps it in view.
-  const atEndRef = useRef(atEnd);
-  atEndRef.current = atEnd;
+  // New rows, a streaming answer, live output, a card opened at the end: the view stays at the end.
+  useLayoutEffect(pin, [items, running, pin]);
   useEffect(() => {
     const element = scrollRef.current;
     const inner = element?.firstElementChild;
     if (!element || !inner) return;
-    const observer = new ResizeObserver(() => {
-      if (atEndRef.current) element.scrollTop = element.scrollHeight;
-    });
+    const observer = new ResizeObserver(pin);
     observer.observe(inner);
+    observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [pin]);
 
   const jump = () => {
+    follow(true);
     virtualizer.scrollToEnd();
-    setAtEnd(true);
+    pin();
   };
+  const atEnd = following || !farFromEnd;
 
   const streaming = items.at(-1)?.kind === 'assistant' && (items.at(-1) as { streaming?: boolean }).streaming === true;
   return (
     <div className="transcript">
-      <div ref={scrollRef} className="transcript-scroll" onScroll={onScroll} tabIndex={0} role="region" aria-label={t('chat.transcript')}>
+      <div ref={scrollRef} className="transcript-scroll" onScroll={onScroll} {...intent} tabIndex={0} role="region" aria-label={t('chat.transcript')}>
         <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((row) => {
             const item = items[row.index];

@@ -10,6 +10,11 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 const marked = new Marked({
   gfm: true,
   renderer: {
+    // Raw HTML in the model's text is shown as text, never parsed: even an inert parse of
+    // `<img onerror=…>` trips the page's CSP, and no answer needs live HTML.
+    html({ text }) {
+      return escapeHtml(text);
+    },
     // The page may only load its own images (CSP): a remote image becomes a link to it.
     image({ href, text }) {
       return `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`;
