@@ -35,6 +35,7 @@ const ADDED = 'Add a test for hello.py';
 const DENY_REASON = 'Put the greeting in a main() function';
 const QUEUED = 'Also print the Python version, please';
 const ECHO = 'echo hello-from-keel';
+const NOT_SENT = 'And then list the folder';
 
 const home = tempDir('task-home');
 const root = tempDir('task-ws');
@@ -291,9 +292,17 @@ describe("a person's whole task (keel web)", () => {
     const sleeping = toolCard(page, 'bash').filter({ hasText: 'sleep 31' });
     await sleeping.locator('.tool-phase .spinner').waitFor();
     expect(await approvalCard().count()).toBe(0);
+    // A message queued now is never taken: the stop leaves it "not sent".
+    await composer().fill(NOT_SENT);
+    await composer().press('Enter');
+    const waiting = chat().locator('.chat-user').filter({ hasText: NOT_SENT });
+    await expect.poll(() => waiting.getAttribute('data-message-state')).toBe('queued');
     await composer().press('Escape');
     await expect.poll(() => chat().locator('[data-outcome="cancelled"]').count(), { timeout: 5_000 }).toBe(2);
     expect(await sleeping.locator('.tool-meta').innerText()).toContain('Stopped');
+    await expect.poll(() => waiting.getAttribute('data-message-state')).toBe('not-sent');
+    expect(await waiting.innerText()).toContain('Not sent');
+    expect(await waiting.getByRole('button', { name: 'Send it now' }).count()).toBe(1);
     expect(server.remaining).toBe(0);
   });
 
@@ -320,12 +329,16 @@ describe("a person's whole task (keel web)", () => {
       }
     }
     const all = [...seen].join('\n');
-    for (const expected of [TASK, 'board next to the chat', ECHO, 'hello.py', QUEUED, 'Your plan edit was sent to the agent', 'sleep 30', 'Try the long command again']) {
+    for (const expected of [TASK, 'board next to the chat', ECHO, 'hello.py', QUEUED, 'Your plan edit was sent to the agent', 'sleep 30', 'Try the long command again', NOT_SENT]) {
       expect(all).toContain(expected);
     }
     expect(all).toContain('Stopped');
     expect(all).toContain('Denied');
     expect(await chat().locator('[data-outcome="cancelled"]').count()).toBeGreaterThanOrEqual(1);
+    // The message the stop left behind still says it was not sent.
+    const notSent = chat().locator('.chat-user').filter({ hasText: NOT_SENT });
+    expect(await notSent.count()).toBe(1);
+    expect(await notSent.getAttribute('data-message-state')).toBe('not-sent');
 
     // The queued message is where the agent took it, not queued any more.
     await chat().locator('.transcript-scroll').evaluate((el) => (el.scrollTop = 0));
@@ -335,11 +348,12 @@ describe("a person's whole task (keel web)", () => {
     // ↑ in the empty composer recalls this session's messages, newest first.
     await composer().focus();
     await composer().press('ArrowUp');
+    expect(await composer().inputValue()).toBe(NOT_SENT);
+    await composer().press('ArrowUp');
     expect(await composer().inputValue()).toBe('Try the long command again');
     await composer().press('ArrowUp');
     expect(await composer().inputValue()).toBe(QUEUED);
-    await composer().press('ArrowDown');
-    await composer().press('ArrowDown');
+    for (let i = 0; i < 3; i++) await composer().press('ArrowDown');
     expect(await composer().inputValue()).toBe('');
-  });
+  }, 90_000);
 });

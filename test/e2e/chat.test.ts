@@ -268,6 +268,69 @@ describe('the chat (keel web)', () => {
   });
 });
 
+describe('tool cards (keel web)', () => {
+  let env: Awaited<ReturnType<typeof setUp>>;
+  const NOTES = 'alpha\nbeta\ngamma\n';
+
+  beforeAll(async () => {
+    env = await setUp(
+      [
+        reply(toolUse('todo', { items: [{ content: 'Read the notes', status: 'in_progress' }, { content: 'Fix the typo' }, { content: 'Check the result' }] })),
+        reply(toolUse('read_file', { path: 'notes.txt' }), toolUse('search_text', { pattern: 'a$' }), toolUse('list_files', { pattern: '*.txt' })),
+        reply(toolUse('edit_file', { path: 'notes.txt', old_text: 'beta', new_text: 'BETA' }), toolUse('write_file', { path: 'out/report.md', content: '# Report\n\nAll fine.\n' })),
+        reply(toolUse('bash', { command: 'printf "checking\\n"; grep -c zeta notes.txt' })),
+        reply(toolUse('todo', { items: [{ content: 'Read the notes', status: 'completed' }, { content: 'Fix the typo', status: 'completed' }, { content: 'Check the result', status: 'completed' }] })),
+        reply('All three steps are done.'),
+      ],
+      { approvalMode: 'full_auto' },
+      { prepare: (_home, folder) => writeFileSync(join(folder, 'notes.txt'), NOTES) },
+    );
+  });
+
+  afterAll(async () => {
+    expect(env.server.errors).toEqual([]);
+    await env.close();
+  });
+
+  test('each tool says what it did in one line and opens to the details', async () => {
+    const page = await open(env.keel);
+    await send(page, 'Fix the typo in notes.txt');
+    await chat(page).getByText('All three steps are done.').waitFor({ timeout: 20_000 });
+    const card = (tool: string) => chat(page).locator(`.tool-card[data-tool="${tool}"]`);
+    const openCard = async (locator: Locator) => {
+      await locator.locator('.tool-head').click();
+      await locator.locator('.tool-body').waitFor();
+    };
+
+    expect(await card('read_file').locator('.tool-summary').innerText()).toBe('notes.txt');
+    expect(await card('read_file').locator('.tool-meta').innerText()).toBe('lines 1–3');
+    expect(await card('search_text').locator('.tool-meta').innerText()).toBe('3 matches');
+    expect(await card('list_files').locator('.tool-meta').innerText()).toBe('1 file');
+    expect(await card('edit_file').locator('.tool-meta').innerText()).toContain('+1 −1');
+    expect(await card('write_file').locator('.tool-summary').innerText()).toBe('out/report.md');
+    expect(await card('write_file').locator('.tool-meta').innerText()).toContain('+3 −0');
+    // A command that exits 1 is an answer, not a failure of the tool: its exit code says so.
+    expect(await card('bash').locator('.tool-meta').innerText()).toContain('exit 1');
+
+    await openCard(card('edit_file'));
+    expect(await card('edit_file').locator('.diff-del').innerText()).toContain('beta');
+    expect(await card('edit_file').locator('.diff-add').innerText()).toContain('BETA');
+    await openCard(card('read_file'));
+    expect(await card('read_file').locator('.read-table').innerText()).toContain('gamma');
+    await openCard(card('bash'));
+    expect(await card('bash').locator('.command-output').innerText()).toContain('checking');
+    expect(await card('bash').innerText()).toContain('Exited with code 1');
+    const todos = card('todo');
+    await expect.poll(() => todos.count()).toBe(2);
+    await openCard(todos.last());
+    expect(await todos.last().locator('.plan-changes').innerText()).toContain('“Read the notes”: in progress → completed');
+    await screenshot(page, 'chat-tool-cards');
+    expect(await axeViolations(page)).toEqual([]);
+    await card('edit_file').scrollIntoViewIfNeeded();
+    await screenshot(page, 'chat-tool-cards-diff');
+  });
+});
+
 describe('error cards (keel web)', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
 
