@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } from './agentEvents';
-import { ApprovalDecisionSchema, ApprovalRequestSchema } from './approvals';
+import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChatItemSchema } from './chat';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema } from './plan/schemas';
@@ -93,6 +93,8 @@ export const AgentStatusSchema = z.object({
   state: AgentStateSchema,
   model: z.string(),
   usage: UsageSchema,
+  /** This session's approval mode (new sessions start with the settings' default). */
+  approvalMode: ApprovalModeSchema,
   pendingApprovals: z.array(ApprovalRequestSchema),
   queued: z.array(z.object({ id: z.string(), text: z.string() })),
 });
@@ -118,6 +120,8 @@ export const requests = {
   /** Stops the running task at once (no-op when none runs). */
   'task.stop': { input: none, output: z.object({ stopped: z.boolean() }) },
   'agent.status': { input: none, output: AgentStatusSchema },
+  /** Sets the open session's approval mode; the settings hold the default for new sessions. */
+  'approval.setMode': { input: z.object({ mode: ApprovalModeSchema }).strict(), output: z.object({ mode: ApprovalModeSchema }) },
   'approval.respond': { input: z.object({ id: z.string(), answer: ApprovalDecisionSchema }).strict(), output: z.object({ answered: z.boolean() }) },
   /** The "Allow for this session" rules of the open session, revocable in settings. */
   'approval.rules': { input: none, output: z.object({ rules: z.array(z.string()) }) },

@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '../../common/approvals';
 import type { AppInfo, EventChannel, EventPayload, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
@@ -125,7 +126,7 @@ export class KeelCore {
       session,
       settings: () => this.modelSettings(),
       tools: this.options.tools?.() ?? [],
-      approvalMode: () => (this.options.headless ? 'full_auto' : this.settings.view().approvalMode),
+      approvalMode: () => this.approvalMode(session),
       changes,
     });
     this.agent = agent;
@@ -143,6 +144,11 @@ export class KeelCore {
     this.emit('plan.changed', snapshot(session.plan));
     this.emit('changes.changed', {});
     return ok(info);
+  }
+
+  /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
+  approvalMode(session: WorkspaceSession): ApprovalMode {
+    return this.options.headless ? 'full_auto' : (session.approvalMode ?? this.settings.view().approvalMode);
   }
 
   modelSettings(): ModelSettings {

@@ -1,3 +1,4 @@
+import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
 import type { ChatMessage } from '../agent/messageTypes';
 
 export interface UsageTotals {
@@ -14,12 +15,13 @@ export interface RestoredConversation {
   agentSeenVersion: number;
   usage: UsageTotals;
   approvalRules: Set<string>;
+  approvalMode: ApprovalMode | null;
   warnings: string[];
 }
 
 /** Rebuilds the conversation from transcript records; a record of the wrong shape is skipped with a warning. */
 export function restoreConversation(records: readonly Record<string, unknown>[]): RestoredConversation {
-  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), warnings: [] };
+  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null, warnings: [] };
   for (const record of records) {
     if (record.type === 'message') {
       const message = record.message as { role?: unknown; content?: unknown } | undefined;
@@ -27,6 +29,10 @@ export function restoreConversation(records: readonly Record<string, unknown>[])
       const validContent = typeof message?.content === 'string' || Array.isArray(message?.content);
       if (validRole && validContent) restored.messages.push(message as ChatMessage);
       else restored.warnings.push('A saved message had an unexpected shape and was skipped.');
+    } else if (record.type === 'approval_mode') {
+      const mode = ApprovalModeSchema.safeParse(record.mode);
+      if (mode.success) restored.approvalMode = mode.data;
+      else restored.warnings.push('A saved approval mode was not recognised and was skipped.');
     } else if (record.type === 'approval_rule' && typeof record.rule === 'string') {
       if (record.allowed === true) restored.approvalRules.add(record.rule);
       else restored.approvalRules.delete(record.rule);

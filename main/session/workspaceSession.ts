@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../agent/messageTypes';
+import type { ApprovalMode } from '../../common/approvals';
 import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
@@ -22,6 +23,7 @@ interface Conversation {
   agentSeenVersion: number;
   usage: UsageTotals;
   approvalRules: Set<string>;
+  approvalMode: ApprovalMode | null;
 }
 
 /**
@@ -34,6 +36,7 @@ export class WorkspaceSession {
   private seen: number;
   readonly usage: UsageTotals;
   private readonly rules: Set<string>;
+  private mode: ApprovalMode | null;
 
   private constructor(
     readonly workspace: string,
@@ -49,6 +52,7 @@ export class WorkspaceSession {
     this.seen = conversation.agentSeenVersion;
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
+    this.mode = conversation.approvalMode;
     plan.onChange((version) => transcript.append(planRecord(version)));
   }
 
@@ -71,6 +75,17 @@ export class WorkspaceSession {
   recordUsage(round: UsageTotals): void {
     for (const key of Object.keys(this.usage) as (keyof UsageTotals)[]) this.usage[key] += round[key];
     this.transcript.append({ type: 'usage', round, at: new Date().toISOString() });
+  }
+
+  /** The approval mode chosen for this session, or null to follow the settings' default. */
+  get approvalMode(): ApprovalMode | null {
+    return this.mode;
+  }
+
+  setApprovalMode(mode: ApprovalMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.transcript.append({ type: 'approval_mode', mode, at: new Date().toISOString() });
   }
 
   /** What "Allow for this session" answers have allowed (e.g. "command:npm"), until revoked. */
@@ -122,7 +137,7 @@ export class WorkspaceSession {
     const path = join(dir, `${id}.jsonl`);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set() });
+    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null });
   }
 
   private static load(workspace: string, path: string): WorkspaceSession {

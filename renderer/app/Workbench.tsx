@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ApprovalMode } from '../../common/approvals';
 import { ChatPanel } from '../chat/ChatPanel';
 import { useI18n } from '../i18n/I18nProvider';
 import { PlanBoard } from '../plan/PlanBoard';
@@ -166,9 +165,9 @@ export function Workbench({ settings }: { settings: SettingsState }) {
       <StatusBar
         status={status}
         model={settings.view?.model ?? null}
-        approvalMode={settings.view?.approvalMode ?? null}
+        approvalMode={status.approvalMode}
         hasSession={workspace != null}
-        onApprovalMode={async (mode: ApprovalMode) => (await settings.update({ approvalMode: mode })).ok}
+        onApprovalMode={status.setApprovalMode}
       />
       {settingsOpen ? <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} /> : null}
       {folderDialogOpen ? (

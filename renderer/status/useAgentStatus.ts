@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import type { ApprovalMode } from '../../common/approvals';
 import type { AgentState, Usage } from '../../common/agentEvents';
 import { api } from '../api';
 
@@ -9,6 +10,10 @@ export interface AgentStatusView {
   model: string | null;
   /** The open session's tokens so far. */
   usage: Usage;
+  /** The open session's approval mode. */
+  approvalMode: ApprovalMode | null;
+  /** Changes the open session's approval mode; resolves whether main accepted it. */
+  setApprovalMode(mode: ApprovalMode): Promise<boolean>;
 }
 
 const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
@@ -18,7 +23,7 @@ const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, ca
  * the session changes, then kept current by `agent.event` (`state`, `usage`, task start and end).
  */
 export function useAgentStatus(sessionId: string | null): AgentStatusView {
-  const [status, setStatus] = useState<AgentStatusView>({ state: 'idle', running: false, model: null, usage: noUsage });
+  const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
 
   useEffect(() => {
     let live = true;
@@ -30,8 +35,8 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     });
     void api.request('agent.status', {}).then((result) => {
       if (!live || !result.ok) return;
-      const { state, running, model, usage } = result.value;
-      setStatus({ state, running, model, usage });
+      const { state, running, model, usage, approvalMode } = result.value;
+      setStatus({ state, running, model, usage, approvalMode });
     });
     return () => {
       live = false;
@@ -39,5 +44,11 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     };
   }, [sessionId]);
 
-  return status;
+  const setApprovalMode = useCallback(async (mode: ApprovalMode) => {
+    const result = await api.request('approval.setMode', { mode });
+    if (result.ok) setStatus((current) => ({ ...current, approvalMode: result.value.mode }));
+    return result.ok;
+  }, []);
+
+  return { ...status, setApprovalMode };
 }

@@ -72,6 +72,15 @@ async function settingsNow() {
   return view.value;
 }
 
+/** The open session's approval mode, as main holds it (the status bar sets the session's, not the default). */
+async function sessionApprovalMode() {
+  const socket = await connectKeelSocket(keel.url);
+  const status = await socket.request('agent.status', {});
+  socket.close();
+  if (!status.ok) throw new Error(status.error.message);
+  return status.value.approvalMode;
+}
+
 const statusBar = (page: Page): Locator => page.getByRole('contentinfo');
 const separator = (page: Page, name: string): Locator => page.getByRole('separator', { name });
 const valueOf = async (locator: Locator): Promise<number> => Number(await locator.getAttribute('aria-valuenow'));
@@ -177,7 +186,9 @@ describe('the workbench window (keel web)', () => {
     await screenshot(page, 'workbench-approval-menu');
     await menu.getByRole('menuitemradio', { name: /Ask first/ }).click();
     await bar.getByRole('button', { name: /^Approval mode: Ask first/ }).waitFor();
-    expect((await settingsNow()).approvalMode).toBe('ask');
+    expect(await sessionApprovalMode()).toBe('ask');
+    // The settings keep their default for new sessions.
+    expect((await settingsNow()).approvalMode).toBe('auto_edits');
 
     await bar.getByRole('button', { name: /^Approval mode/ }).focus();
     await page.keyboard.press('Enter');
@@ -189,7 +200,7 @@ describe('the workbench window (keel web)', () => {
     await bar.getByRole('button', { name: /^Approval mode: Full auto/ }).waitFor();
     expect(await menu.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Approval mode: Full auto/);
-    expect((await settingsNow()).approvalMode).toBe('full_auto');
+    expect(await sessionApprovalMode()).toBe('full_auto');
   }, 60_000);
 
   test('panes resize by keyboard and by pointer, and the sizes come back after a reload', async () => {

@@ -6,7 +6,7 @@ import type { Handlers } from '../dispatch';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
-export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
+export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
   return {
     /** While a task runs, a new message is queued for the agent's next step rather than refused. */
     'task.send': ({ text }) => {
@@ -28,9 +28,16 @@ export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'tas
         state: agent?.state ?? 'idle',
         model: core.modelSettings().model,
         usage: session ? { ...session.usage } : emptyUsage(),
+        approvalMode: session ? core.approvalMode(session) : core.settings.view().approvalMode,
         pendingApprovals: agent?.approvals.pending ?? [],
         queued: agent?.queued ?? [],
       });
+    },
+    'approval.setMode': ({ mode }) => {
+      const session = core.currentSession;
+      if (!session) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
+      session.setApprovalMode(mode);
+      return ok({ mode: core.approvalMode(session) });
     },
     'approval.respond': ({ id, answer }) => ok({ answered: core.currentAgent?.approvals.answer(id, answer) ?? false }),
     'approval.rules': () => ok({ rules: [...(core.currentSession?.approvalRules ?? [])] }),
