@@ -59,7 +59,7 @@ export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
           {empty || chat.workspace === null ? (
             <EmptyState hasFolder={hasFolder} />
           ) : (
-            <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} />
+            <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} retry={chat.retry} />
           )}
         </div>
         {chat.approvals.length > 0 && (

@@ -19,6 +19,7 @@ interface TranscriptProps {
   state: AgentState;
   plan: PlanSnapshot | null;
   unfinished: ReadonlyMap<string, readonly PlanItem[]>;
+  retry: { attempt: number; reason: string } | null;
 }
 
 const ACTIVITY = '\u0000activity';
@@ -46,7 +47,7 @@ function estimate(item: ChatItem | undefined): number {
  * measured as it renders. It stays at the end while the agent writes, unless the person scrolled
  * up; then "Jump to latest" brings them back.
  */
-export function Transcript({ items, running, state, plan, unfinished }: TranscriptProps) {
+export function Transcript({ items, running, state, plan, unfinished, retry }: TranscriptProps) {
   const { t } = useI18n();
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = items.length + (running ? 1 : 0);
@@ -147,7 +148,9 @@ export function Transcript({ items, running, state, plan, unfinished }: Transcri
   };
   const atEnd = following || !farFromEnd;
 
-  const streaming = items.at(-1)?.kind === 'assistant' && (items.at(-1) as { streaming?: boolean }).streaming === true;
+  // (Messages waiting to be taken stay below the answer that streams.)
+  const lastBody = items.findLast((item) => !(item.kind === 'user' && item.queued));
+  const streaming = lastBody?.kind === 'assistant' && lastBody.streaming === true;
   return (
     <div className="transcript">
       <div ref={scrollRef} className="transcript-scroll" onScroll={onScroll} {...intent} tabIndex={0} role="region" aria-label={t('chat.transcript')}>
@@ -166,7 +169,7 @@ export function Transcript({ items, running, state, plan, unfinished }: Transcri
                     unfinished={unfinished.get(item.id) ?? null}
                   />
                 ) : (
-                  <ActivityRow state={state} streaming={streaming} />
+                  <ActivityRow state={state} streaming={streaming} retry={retry} />
                 )}
               </div>
             );

@@ -26,6 +26,8 @@ export interface ChatSnapshot {
   /** By outcome item id: the unfinished steps a stopped task left. */
   readonly unfinished: ReadonlyMap<string, readonly PlanItem[]>;
   readonly plan: PlanSnapshot | null;
+  /** A cut stream is being retried (its partial answer was dropped); null once the model answers again. */
+  readonly retry: { attempt: number; reason: string } | null;
 }
 
 const initial: ChatSnapshot = {
@@ -38,6 +40,7 @@ const initial: ChatSnapshot = {
   approvalOf: new Map(),
   unfinished: new Map(),
   plan: null,
+  retry: null,
 };
 
 /** Events that change what is on screen at once; the rest (tokens, live output) are batched. */
@@ -155,6 +158,15 @@ export class ChatStore {
   private apply(event: AgentEvent): void {
     const live = this.live;
     const items = applyAgentEvent(live.items, event, () => `live-${++this.ids}`);
+    if (event.type === 'stream_retry') {
+      this.live = { ...live, items, retry: { attempt: event.attempt, reason: event.reason } };
+      return;
+    }
+    if (live.retry && (event.type === 'text' || event.type === 'tool_call' || event.type === 'task_finished' || event.type === 'notice')) {
+      this.live = { ...live, retry: null };
+      this.apply(event);
+      return;
+    }
     switch (event.type) {
       case 'task_started':
         this.live = { ...live, items, running: true, state: 'thinking' };

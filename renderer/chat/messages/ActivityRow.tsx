@@ -9,13 +9,17 @@ const labels: Partial<Record<AgentState, 'chat.activity.thinking' | 'chat.activi
 };
 
 /** The last line while a task runs: what the agent is doing now. */
-export function ActivityRow({ state, streaming }: { state: AgentState; streaming: boolean }) {
+export function ActivityRow({ state, streaming, retry }: { state: AgentState; streaming: boolean; retry: { attempt: number; reason: string } | null }) {
   const { t } = useI18n();
-  const label = streaming ? t('chat.activity.writing') : t(labels[state] ?? 'chat.activity.working');
+  const label = retry
+    ? t('chat.activity.retry', { attempt: retry.attempt })
+    : streaming
+      ? t('chat.activity.writing')
+      : t(labels[state] ?? 'chat.activity.working');
   return (
     <div className={`chat-activity activity-${state}`} data-agent-state={state}>
       {state === 'waiting_approval' ? <span className="activity-dot" aria-hidden="true" /> : <Spinner />}
-      <span>{label}</span>
+      <span title={retry?.reason}>{label}</span>
       <span className="activity-hint">{t('chat.activity.stopHint')}</span>
     </div>
   );

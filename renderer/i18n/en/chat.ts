@@ -30,6 +30,7 @@ export const chat = {
   'chat.activity.tool': 'Running a tool…',
   'chat.activity.approval': 'Waiting for your approval',
   'chat.activity.working': 'Working…',
+  'chat.activity.retry': 'The connection was cut; trying again (attempt {attempt})…',
   'chat.activity.stopHint': 'Esc to stop',
   'chat.announce.approval': 'The agent is waiting for your approval.',
 

@@ -31,6 +31,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.activity.tool': '正在运行工具…',
   'chat.activity.approval': '等待你的批准',
   'chat.activity.working': '工作中…',
+  'chat.activity.retry': '连接中断，正在重试（第 {attempt} 次）…',
   'chat.activity.stopHint': '按 Esc 停止',
   'chat.announce.approval': '智能体正在等待你的批准。',
 
