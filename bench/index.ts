@@ -3,6 +3,7 @@ import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchFileTools } from './fileTools';
 import { benchValidator } from './validator';
+import { benchWindowStartup } from './windowStartup';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
 const only = process.argv.slice(2);
@@ -12,6 +13,7 @@ const benches: Record<string, () => unknown> = {
   agentLoop: benchAgentLoop,
   fileTools: benchFileTools,
   bashThroughput: benchBashThroughput,
+  window: benchWindowStartup,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -6,13 +6,16 @@ import { parseArgs, parsePort, UsageError } from './args';
 
 export interface WebArgs {
   workspace?: string;
-  port: number;
+  /** Unset: DEFAULT_WEB_PORT when free, so the window's stored layout (per origin) survives a restart. */
+  port?: number;
 }
+
+export const DEFAULT_WEB_PORT = 7460;
 
 export function parseWebArgs(args: readonly string[]): WebArgs {
   const { flags, positional } = parseArgs(args, { values: ['--workspace', '--port'], switches: [] });
   if (positional.length > 0) throw new UsageError(`Unexpected argument "${positional[0]}". Give the folder with --workspace DIR.`);
-  const parsed: WebArgs = { port: 0 };
+  const parsed: WebArgs = {};
   const workspace = flags.get('--workspace');
   const port = flags.get('--port');
   if (typeof workspace === 'string') parsed.workspace = workspace;
@@ -36,7 +39,7 @@ export async function runWeb(args: WebArgs, rendererDir: string): Promise<number
       return 1;
     }
   }
-  const host = await startWebHost({ core, rendererDir, port: args.port });
+  const host = await startHost(core, rendererDir, args.port);
   console.log(`Keel is serving ${core.currentSession?.workspace ?? '(no folder yet)'}`);
   console.log(`Open ${host.url}`);
   await new Promise<void>((resolve) => {
@@ -49,4 +52,16 @@ export async function runWeb(args: WebArgs, rendererDir: string): Promise<number
   // The person's shells and everything they started end with Keel.
   await core.dispose();
   return 0;
+}
+
+/** The port asked for; without one the default port, or any free port when that one is taken. */
+async function startHost(core: KeelCore, rendererDir: string, port: number | undefined) {
+  if (port !== undefined) return startWebHost({ core, rendererDir, port });
+  try {
+    return await startWebHost({ core, rendererDir, port: DEFAULT_WEB_PORT });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    console.error(`keel: port ${DEFAULT_WEB_PORT} is in use; serving on a free port instead.`);
+    return startWebHost({ core, rendererDir, port: 0 });
+  }
 }
