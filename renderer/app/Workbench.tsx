@@ -1,4 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { ChangesButton } from '../changes/ChangesButton';
+import { ChangesPanel } from '../changes/ChangesPanel';
+import { useChanges } from '../changes/useChanges';
 import { ChatPanel } from '../chat/ChatPanel';
 import { useI18n } from '../i18n/I18nProvider';
 import { PlanBoard } from '../plan/PlanBoard';
@@ -34,6 +37,8 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const status = useAgentStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const changes = useChanges(workspace?.sessionId ?? null);
+  const [changesOpen, setChangesOpen] = useState(false);
   const [folderDialogOpen, setFolderDialogOpen] = useState(false);
   const [headerError, setHeaderError] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
@@ -100,6 +105,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         onOpenFolder={() => void onOpenFolderButton()}
         onOpenSettings={() => setSettingsOpen(true)}
         error={headerError}
+        actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
       <div className="app-body" ref={body}>
         {sidebarShown && workspace ? (
@@ -145,6 +151,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                 />
                 <div className="chat-pane">
                   <ChatPanel onOpenSettings={() => setSettingsOpen(true)} />
+                  {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>
               <TerminalPanel

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { AppInfo, WorkspaceInfo } from '../../common/contract';
 import { useI18n } from '../i18n/I18nProvider';
 import { FolderIcon, KeelMark } from '../ui/icons';
@@ -13,10 +14,12 @@ interface Props {
   onOpenFolder(): void;
   onOpenSettings(): void;
   error: string | null;
+  /** More buttons at the start of the actions (the Changes button). */
+  actions?: ReactNode;
 }
 
 /** The window's top line: the open folder and session, Open Folder…, and the settings. */
-export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sidebarId, onToggleSidebar, onOpenFolder, onOpenSettings, error }: Props) {
+export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sidebarId, onToggleSidebar, onOpenFolder, onOpenSettings, error, actions }: Props) {
   const { t } = useI18n();
   return (
     <header className="app-header">
@@ -62,6 +65,7 @@ export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sid
           <div className="workspace workspace-none">{workspace === null ? t('header.noFolder') : ''}</div>
         )}
         <div className="header-actions">
+          {actions}
           {app !== null && workspace !== undefined && (workspace !== null || app.nativeFolderPicker) ? (
             <button type="button" className="button" onClick={onOpenFolder}>
               <FolderIcon />

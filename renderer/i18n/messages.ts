@@ -6,14 +6,16 @@ import { plan as enPlan } from './en/plan';
 import { settings as enSettings } from './en/settings';
 import { plan as zhPlan } from './zh-CN/plan';
 import { settings as zhSettings } from './zh-CN/settings';
+import { changes as enChanges } from './en/changes';
+import { changes as zhChanges } from './zh-CN/changes';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enChanges };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings };
+export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhChanges };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;
