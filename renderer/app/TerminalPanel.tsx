@@ -1,4 +1,11 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { TerminalPane } from '../terminal/TerminalPane';
+import { TerminalTabs } from '../terminal/TerminalTabs';
+import { AGENT_TAB, terminalStore } from '../terminal/terminalStore';
+import '@xterm/xterm/css/xterm.css';
+import '../terminal/terminal.css';
 import { ChevronIcon, TerminalIcon } from './icons';
 import { Separator } from './layout/Separator';
 
@@ -13,11 +20,32 @@ interface Props {
 }
 
 /**
- * The bottom panel where the integrated terminal will live (it arrives in a later issue). Collapsed
- * to its title bar by default; opened, its height is set by the separator above it.
+ * The bottom panel: the person's shells in tabs and the read-only Agent tab, where every command
+ * the agent runs appears live. Collapsed to its title bar by default (the agent's commands are
+ * still taken in, and counted on a badge); opened, its height is set by the separator above it,
+ * and a shell is started if none is open.
  */
 export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, onResize, onReset }: Props) {
   const { t } = useI18n();
+  const [store] = useState(() => terminalStore(api));
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  useEffect(() => store.setTranslator(t), [store, t]);
+  useEffect(() => store.setPanelOpen(open), [store, open]);
+
+  const select = (id: string) => {
+    store.select(id);
+    setFocusRequest((n) => n + 1);
+  };
+  const create = () => {
+    void store.createShell().then((id) => id && setFocusRequest((n) => n + 1));
+  };
+  const showAgent = () => {
+    store.select(AGENT_TAB);
+    if (!open) onToggle();
+  };
+
   return (
     <>
       {open ? (
@@ -34,16 +62,33 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
         />
       ) : null}
       <section className={`terminal-panel${open ? ' is-open' : ''}`} aria-labelledby="terminal-title" id="terminal-panel" style={open ? { height } : undefined}>
-        <h2 className="panel-bar">
-          <button type="button" id="terminal-title" className="panel-toggle" aria-expanded={open} aria-controls={open ? 'terminal-body' : undefined} onClick={onToggle}>
-            <ChevronIcon direction={open ? 'down' : 'right'} />
-            <TerminalIcon />
-            {t('terminal.title')}
-          </button>
-        </h2>
+        <div className="panel-bar terminal-bar">
+          <h2 className="terminal-heading">
+            <button type="button" id="terminal-title" className="panel-toggle" aria-expanded={open} aria-controls={open ? 'terminal-body' : undefined} onClick={onToggle}>
+              <ChevronIcon direction={open ? 'down' : 'right'} />
+              <TerminalIcon />
+              {t('terminal.title')}
+            </button>
+          </h2>
+          {open ? (
+            <TerminalTabs snapshot={snapshot} onSelect={select} onClose={(id) => void store.closeShell(id)} onNew={create} />
+          ) : snapshot.agentUnseen > 0 ? (
+            <button type="button" className="terminal-agent-pill" onClick={showAgent} title={t('terminal.showAgent')}>
+              {t('terminal.agentTab')}
+              <span className="terminal-badge" aria-label={t('terminal.agentBadge', { count: snapshot.agentUnseen })}>
+                {snapshot.agentUnseen}
+              </span>
+            </button>
+          ) : null}
+        </div>
         {open ? (
-          <div id="terminal-body" className="terminal-body">
-            <p className="terminal-placeholder">{t('terminal.placeholder')}</p>
+          <div id="terminal-body" className="terminal-body terminal-live">
+            {snapshot.error ? (
+              <p className="terminal-error" role="alert">
+                {snapshot.error}
+              </p>
+            ) : null}
+            <TerminalPane store={store} activeId={snapshot.activeId} labelledBy={`terminal-tab-${snapshot.activeId}`} focusRequest={focusRequest} />
           </div>
         ) : null}
       </section>

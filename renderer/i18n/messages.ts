@@ -8,14 +8,16 @@ import { plan as zhPlan } from './zh-CN/plan';
 import { settings as zhSettings } from './zh-CN/settings';
 import { changes as enChanges } from './en/changes';
 import { changes as zhChanges } from './zh-CN/changes';
+import { terminal as enTerminal } from './en/terminal';
+import { terminal as zhTerminal } from './zh-CN/terminal';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enChanges };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhChanges };
+export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;

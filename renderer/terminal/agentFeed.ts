@@ -1,0 +1,80 @@
+import type { AgentEvent } from '../../common/agentEvents';
+import type { Translate } from '../i18n/I18nProvider';
+
+/** What a writer of the agent tab needs: somewhere to write and whether a line is open. */
+export interface AgentFeedSink {
+  write(data: string): void;
+  readonly atLineStart: boolean;
+}
+
+const RESET = '\x1b[0m';
+const COMMAND = '\x1b[1;34m';
+const OK = '\x1b[32m';
+const FAILED = '\x1b[1;31m';
+const NOTE = '\x1b[33m';
+
+/** `\n` as a terminal needs it (`\r\n`); output from the agent's pty already has `\r\n`. */
+export function toTerminalLines(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}
+
+/** How a bash tool result ended: its last line, `[exit code: N]` or a note in brackets. */
+export function parseEnding(content: string): { output: string; exitCode?: number; note?: string } {
+  const cut = content.lastIndexOf('\n');
+  const last = (cut === -1 ? content : content.slice(cut + 1)).trim();
+  const output = cut === -1 ? '' : content.slice(0, cut);
+  const exit = /^\[exit code: (-?\d+|unknown)\]$/.exec(last);
+  if (exit) return { output, exitCode: exit[1] === 'unknown' ? undefined : Number(exit[1]), note: exit[1] === 'unknown' ? last.slice(1, -1) : undefined };
+  if (/^\[.*\]$/.test(last)) return { output, note: last.slice(1, -1) };
+  return { output: content, note: undefined };
+}
+
+/**
+ * Writes the agent's bash commands into the read-only Agent tab as they run: a coloured `$ command`
+ * line, the streamed output, then a line with the exit status (green for 0, red otherwise, yellow
+ * for a timeout or a stop).
+ */
+export class AgentFeed {
+  /** Bash calls running, by tool call id: whether any output was streamed for them. */
+  private readonly running = new Map<string, { streamed: boolean }>();
+
+  constructor(
+    private readonly sink: AgentFeedSink,
+    private readonly t: () => Translate,
+    /** Called when a command starts (for the badge). */
+    private readonly onCommand: () => void,
+  ) {}
+
+  apply(event: AgentEvent): void {
+    if (event.type === 'tool_call' && event.name === 'bash') {
+      const input = event.input as { command?: unknown } | null;
+      const command = typeof input?.command === 'string' ? input.command : '';
+      this.running.set(event.id, { streamed: false });
+      this.newLine();
+      this.sink.write(`${COMMAND}$ ${toTerminalLines(command).replace(/\r\n/g, `\r\n${COMMAND}> `)}${RESET}\r\n`);
+      this.onCommand();
+    } else if (event.type === 'tool_output') {
+      const run = this.running.get(event.id);
+      if (!run || event.chunk === '') return;
+      run.streamed = true;
+      this.sink.write(toTerminalLines(event.chunk));
+    } else if (event.type === 'tool_result') {
+      const run = this.running.get(event.id);
+      if (!run) return;
+      this.running.delete(event.id);
+      const { output, exitCode, note } = parseEnding(event.content);
+      if (!run.streamed && output !== '' && output !== '(no output)') this.sink.write(toTerminalLines(output));
+      this.newLine();
+      if (exitCode !== undefined) {
+        const colour = exitCode === 0 ? OK : FAILED;
+        this.sink.write(`${colour}${exitCode === 0 ? '✓' : '✗'} ${this.t()('terminal.agentExit', { code: exitCode })}${RESET}\r\n\r\n`);
+      } else {
+        this.sink.write(`${NOTE}! ${note ?? event.content.split('\n').at(-1) ?? ''}${RESET}\r\n\r\n`);
+      }
+    }
+  }
+
+  private newLine(): void {
+    if (!this.sink.atLineStart) this.sink.write(`${RESET}\r\n`);
+  }
+}

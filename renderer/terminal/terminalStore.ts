@@ -1,0 +1,218 @@
+import type { KeelApi, TerminalInfo } from '../../common/contract';
+import { translator, type Translate } from '../i18n/I18nProvider';
+import { AgentFeed } from './agentFeed';
+import { TerminalSession } from './session';
+import { installTestHook } from './testHook';
+
+export const AGENT_TAB = 'agent';
+
+export interface TerminalTab {
+  id: string;
+  kind: 'shell' | 'agent';
+  /** The shell's name (`bash`) and its number among the tabs, for the label. */
+  title: string;
+  n: number;
+  exited: boolean;
+}
+
+export interface TerminalSnapshot {
+  tabs: TerminalTab[];
+  activeId: string;
+  /** Agent commands started since the Agent tab was last on screen. */
+  agentUnseen: number;
+  error: string | undefined;
+}
+
+/** Output for a tab this window does not know yet (it arrived before `terminal.create` answered). */
+const MAX_EARLY_OUTPUT_CHARS = 200_000;
+
+/**
+ * The terminals of this window, outside React: the tabs' xterm.js instances, the agent's feed
+ * (fed while the panel is collapsed too) and the event routing. The panel renders its snapshot.
+ */
+export class TerminalStore {
+  readonly sessions = new Map<string, TerminalSession>();
+  private readonly shells: Array<{ info: TerminalInfo; n: number; exited: boolean }> = [];
+  private snapshot: TerminalSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly early = new Map<string, string>();
+  private t: Translate = translator('en');
+  private panelOpen = false;
+  private introWritten = false;
+  /** The person picked the Agent tab: a shell started as the panel opens does not take its place. */
+  private agentChosen = false;
+  private activeId = AGENT_TAB;
+  private agentUnseen = 0;
+  private error: string | undefined;
+  private ensuring: Promise<void> | undefined;
+  private nextNumber = new Map<string, number>();
+  readonly agent: TerminalSession;
+
+  constructor(private readonly api: KeelApi) {
+    this.agent = new TerminalSession({ kind: 'agent' });
+    this.sessions.set(AGENT_TAB, this.agent);
+    const feed = new AgentFeed(this.agent, () => this.t, () => this.commandStarted());
+    this.snapshot = this.build();
+    api.on('agent.event', (event) => feed.apply(event));
+    api.on('terminal.output', ({ id, data }) => this.output(id, data));
+    api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal));
+    new MutationObserver(() => {
+      for (const session of this.sessions.values()) session.setTheme();
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    installTestHook(this);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TerminalSnapshot => this.snapshot;
+
+  /** The window's language; the Agent tab's first line is written in it. */
+  setTranslator(t: Translate): void {
+    this.t = t;
+    if (!this.introWritten) {
+      this.introWritten = true;
+      this.agent.write(`\x1b[2m${t('terminal.agentEmpty')}\x1b[0m\r\n\r\n`);
+    }
+  }
+
+  get active(): TerminalSession | undefined {
+    return this.sessions.get(this.activeId);
+  }
+
+  /** The panel opened or closed; opened with no shell, one is started (or re-attached after a reload). */
+  setPanelOpen(open: boolean): void {
+    this.panelOpen = open;
+    if (open && this.activeId === AGENT_TAB) this.agentUnseen = 0;
+    if (open) void this.ensureShell();
+    this.changed();
+  }
+
+  select(id: string): void {
+    if (!this.sessions.has(id)) return;
+    this.activeId = id;
+    this.agentChosen = id === AGENT_TAB;
+    if (id === AGENT_TAB) this.agentUnseen = 0;
+    this.changed();
+  }
+
+  /** A new shell tab, made active. */
+  async createShell(activate = true): Promise<string | undefined> {
+    const size = this.active?.proposedSize() ?? { cols: 80, rows: 24 };
+    const result = await this.api.request('terminal.create', size);
+    if (!result.ok) {
+      this.error = this.t('terminal.startFailed', { message: result.error.message });
+      this.changed();
+      return undefined;
+    }
+    this.error = undefined;
+    this.adopt(result.value);
+    if (activate) {
+      this.activeId = result.value.id;
+      this.agentChosen = false;
+    }
+    this.changed();
+    return result.value.id;
+  }
+
+  /** Closes a shell tab: main kills its whole process tree. */
+  async closeShell(id: string): Promise<void> {
+    const index = this.shells.findIndex((shell) => shell.info.id === id);
+    if (index === -1) return;
+    this.shells.splice(index, 1);
+    this.sessions.get(id)?.dispose();
+    this.sessions.delete(id);
+    if (this.activeId === id) this.activeId = this.shells[Math.min(index, this.shells.length - 1)]?.info.id ?? AGENT_TAB;
+    this.changed();
+    await this.api.request('terminal.close', { id });
+  }
+
+  private ensureShell(): Promise<void> {
+    this.ensuring ??= (async () => {
+      if (this.shells.length === 0) {
+        const listed = await this.api.request('terminal.list', {});
+        if (listed.ok) for (const info of listed.value) this.adopt(info);
+      }
+      const takeOver = this.activeId === AGENT_TAB && !this.agentChosen;
+      if (this.shells.length === 0) await this.createShell(takeOver);
+      else if (takeOver) this.activeId = this.shells[0]!.info.id;
+      this.changed();
+    })().finally(() => (this.ensuring = undefined));
+    return this.ensuring;
+  }
+
+  private adopt(info: TerminalInfo): void {
+    if (this.sessions.has(info.id)) return;
+    const n = (this.nextNumber.get(info.title) ?? 0) + 1;
+    this.nextNumber.set(info.title, n);
+    const id = info.id;
+    const session = new TerminalSession({
+      kind: 'shell',
+      onInput: (data) => void this.api.request('terminal.input', { id, data }),
+      onResize: (cols, rows) => void this.api.request('terminal.resize', { id, cols, rows }),
+      onAck: (chars) => void this.api.request('terminal.ack', { id, chars }),
+    });
+    this.sessions.set(id, session);
+    this.shells.push({ info, n, exited: false });
+    const early = this.early.get(id);
+    if (early !== undefined) {
+      this.early.delete(id);
+      session.write(early);
+    }
+  }
+
+  private output(id: string, data: string): void {
+    const session = this.sessions.get(id);
+    if (session) {
+      session.write(data);
+      return;
+    }
+    const held = (this.early.get(id) ?? '') + data;
+    this.early.set(id, held.length > MAX_EARLY_OUTPUT_CHARS ? held.slice(-MAX_EARLY_OUTPUT_CHARS) : held);
+  }
+
+  private exited(id: string, exitCode: number | null, signal: number | null): void {
+    this.early.delete(id);
+    const shell = this.shells.find((entry) => entry.info.id === id);
+    const session = this.sessions.get(id);
+    if (!shell || !session) return;
+    shell.exited = true;
+    const line = exitCode === null ? this.t('terminal.exitedSignal', { signal: signal ?? '?' }) : this.t('terminal.exited', { code: exitCode });
+    session.write(`\x1b[0m\r\n\x1b[2m${line}\x1b[0m\r\n`);
+    this.changed();
+  }
+
+  private commandStarted(): void {
+    if (!(this.panelOpen && this.activeId === AGENT_TAB)) {
+      this.agentUnseen += 1;
+      this.changed();
+    }
+  }
+
+  private changed(): void {
+    this.snapshot = this.build();
+    for (const listener of this.listeners) listener();
+  }
+
+  private build(): TerminalSnapshot {
+    return {
+      tabs: [
+        { id: AGENT_TAB, kind: 'agent', title: '', n: 0, exited: false },
+        ...this.shells.map(({ info, n, exited }) => ({ id: info.id, kind: 'shell' as const, title: info.title, n, exited })),
+      ],
+      activeId: this.activeId,
+      agentUnseen: this.agentUnseen,
+      error: this.error,
+    };
+  }
+}
+
+let store: TerminalStore | undefined;
+
+/** The window's one terminal store, made on first use. */
+export function terminalStore(api: KeelApi): TerminalStore {
+  store ??= new TerminalStore(api);
+  return store;
+}
