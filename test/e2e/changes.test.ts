@@ -204,6 +204,9 @@ describe('the Changes view (keel web)', () => {
     expect(readFileSync(existingPath).equals(mine)).toBe(true);
     expect(await fileRow(EXISTING).getAttribute('data-state')).toBe('applied');
     await screenshot(page, 'changes-conflict');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'changes-conflict-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await conflict.getByRole('button', { name: `Overwrite ${EXISTING} anyway` }).click();
     await conflicts.waitFor({ state: 'detached' });
