@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addStep, screenshot, stepTexts } from './support/board';
+import { launchChromium, newPage } from './support/chromium';
+import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import type {} from '../../renderer/terminal/testHookTypes';
+import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+
+/*
+ * The integrated terminal in `keel web`, in a real Chromium against a real `keel web` child: a
+ * shell tab's echo, CJK alignment, a `yes` flood stopped by Ctrl-C while the window stays
+ * responsive, a closed tab leaving no process, and the agent's commands in the Agent tab. The
+ * tests run in order and share one window. xterm.js's buffer is read through the test-only
+ * `window.__keelTerminals` (installed only under automation).
+ */
+
+const PROMPT = '[keel-prompt] ';
+const AGENT_OK = 'echo agent-says-$((40+2))';
+const AGENT_FAIL = 'ls /nonexistent-keel-folder';
+
+let browser: Browser;
+let keel: KeelWeb;
+let server: ScriptedAnthropic;
+let page: Page;
+let shell: string;
+const errors: string[] = [];
+const home = tempDir('terminal-home');
+const root = tempDir('terminal-ws');
+const folder = join(root.path, 'terminal-project');
+
+const hook = {
+  lines: (id: string) => page.evaluate((tab) => window.__keelTerminals!.lines(tab), id),
+  findLine: (id: string, needle: string) => page.evaluate(([tab, n]) => window.__keelTerminals!.findLine(tab, n), [id, needle] as const),
+  cell: (id: string, line: number, column: number) => page.evaluate(([tab, l, c]) => window.__keelTerminals!.cell(tab, l, c), [id, line, column] as const),
+  tabs: () => page.evaluate(() => window.__keelTerminals?.tabs() ?? []),
+  activeId: () => page.evaluate(() => window.__keelTerminals!.activeId()),
+  renderedChars: (id: string) => page.evaluate((tab) => window.__keelTerminals!.renderedChars(tab), id),
+};
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Types a command line into the focused shell tab and waits for `expect` in its buffer. */
+async function run(command: string, expectText: string): Promise<number> {
+  await page.keyboard.type(command);
+  await page.keyboard.press('Enter');
+  return until(() => hook.findLine(shell, expectText), (line) => line >= 0, 10_000, `"${expectText}" in the shell tab`);
+}
+
+const processes = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+
+beforeAll(async () => {
+  mkdirSync(folder);
+  // The agent's commands run without asking, so that they go straight to the Agent tab.
+  writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
+  server = await startScriptedAnthropic({
+    apiKey: 'k',
+    script: [reply(toolUse('bash', { command: AGENT_OK })), reply(toolUse('bash', { command: AGENT_FAIL })), reply(text('Both commands ran.'))],
+  });
+  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
+  browser = await launchChromium();
+  const opened = await newPage(browser);
+  page = opened.page;
+  errors.push(...opened.errors);
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(keel.url);
+  await page.locator('section.chat-panel textarea').waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await keel?.stop();
+  await server?.close();
+  home.remove();
+  root.remove();
+});
+
+describe('the terminal panel', () => {
+  test('opening the panel starts a shell; typing in it shows the echo', async () => {
+    const toggle = page.getByRole('button', { name: 'Terminal', exact: true });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    const tabs = await until(hook.tabs, (list) => list.some((tab) => tab.kind === 'shell'), 10_000, 'a shell tab');
+    shell = tabs.find((tab) => tab.kind === 'shell')!.id;
+    expect(await hook.activeId()).toBe(shell);
+    expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('false');
+    await until(() => hook.renderedChars(shell), (chars) => chars > 0, 10_000, 'the first prompt');
+    await page.locator('#terminal-pane').click();
+    // Typed in two quoted pieces, so that the echoed command line does not read as the prompt.
+    await run(`PS1='[keel''-prompt] '`, PROMPT);
+    // The command line has `$((6*7))`; only the shell's answer has 42.
+    await run('echo hello-$((6*7))', 'hello-42');
+    // The grid is fitted to the pane, wider than the 80 columns it was started with.
+    const size = await page.evaluate((tab) => window.__keelTerminals!.size(tab), shell);
+    expect(size!.cols).toBeGreaterThan(100);
+  });
+
+  test('CJK text is aligned: each character takes two cells', async () => {
+    await run(String.raw`printf '\xe6\xb1\x89\xe5\xad\x97ab\n'`, '汉字ab');
+    const line = await hook.findLine(shell, '汉字ab');
+    expect(await hook.cell(shell, line, 0)).toEqual({ chars: '汉', width: 2 });
+    expect(await hook.cell(shell, line, 2)).toEqual({ chars: '字', width: 2 });
+    expect(await hook.cell(shell, line, 4)).toEqual({ chars: 'a', width: 1 });
+    expect(await hook.cell(shell, line, 5)).toEqual({ chars: 'b', width: 1 });
+    await screenshot(page, 'terminal-light');
+  });
+
+  test('a `yes` flood stops at Ctrl-C within a second, and the window stays responsive meanwhile', async () => {
+    await page.keyboard.type('yes keel-flood');
+    await page.keyboard.press('Enter');
+    const before = await hook.renderedChars(shell);
+    await until(() => hook.renderedChars(shell), (chars) => chars > before + 500_000, 10_000, 'the flood');
+    // The board still answers during the flood: a step added goes through main and back.
+    await addStep(page, 'Added during the flood');
+    expect(await stepTexts(page)).toContain('Added during the flood');
+    const flowing = await hook.renderedChars(shell);
+    await until(() => hook.renderedChars(shell), (chars) => chars > flowing + 100_000, 10_000, 'the flood still flowing');
+
+    await page.locator('#terminal-pane').click();
+    const prompt = page.evaluate(([tab, needle]) => window.__keelTerminals!.waitForOutput(tab, needle, 5_000), [shell, PROMPT] as const);
+    await page.keyboard.press('Control+C');
+    const promptAt = await prompt;
+    const ctrlCAt = await page.evaluate((tab) => window.__keelTerminals!.lastInputAt(tab), shell);
+    expect(promptAt - ctrlCAt).toBeLessThan(1000);
+    await run('echo after-$((2+3))', 'after-5');
+    // The scrollback is bounded.
+    expect((await hook.lines(shell)).length).toBeLessThanOrEqual(10_000 + 100);
+  });
+
+  test('closing a tab kills what it started', async () => {
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    const second = await until(hook.tabs, (list) => list.filter((tab) => tab.kind === 'shell').length === 2, 10_000, 'a second shell tab');
+    const id = second.filter((tab) => tab.kind === 'shell')[1]!.id;
+    expect(await hook.activeId()).toBe(id);
+    await until(() => hook.renderedChars(id), (chars) => chars > 0, 10_000, 'the second prompt');
+    const marker = `sleep 300.${process.pid}`;
+    await page.keyboard.type(`${marker} & echo started-$((1+1))`);
+    await page.keyboard.press('Enter');
+    await until(() => hook.findLine(id, 'started-2'), (line) => line >= 0, 10_000, 'the background job');
+    expect(processes()).toContain(marker);
+
+    const tab = page.getByRole('tab', { name: 'bash 2' }).or(page.getByRole('tab', { selected: true }));
+    const name = (await tab.first().textContent()) ?? '';
+    await page.getByRole('button', { name: `Close ${name}` }).click();
+    await until(async () => processes().includes(marker), (alive) => !alive, 8_000, 'the background sleep to end');
+    expect((await hook.tabs()).some((entry) => entry.id === id)).toBe(false);
+    expect(await hook.activeId()).toBe(shell);
+  });
+
+  test('the agent’s commands appear in the Agent tab with their exit status; a badge when collapsed', async () => {
+    // Collapsed: the commands are counted on a badge, and the panel is not forced open.
+    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Run two commands');
+    await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
+    const pill = page.getByRole('button', { name: /Agent/ }).filter({ has: page.locator('.terminal-badge') });
+    await pill.waitFor({ timeout: 15_000 });
+    await until(() => pill.locator('.terminal-badge').textContent(), (count) => count === '2', 15_000, 'two agent commands on the badge');
+    expect(await page.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')).toBe('false');
+
+    await pill.click();
+    expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('true');
+    const lines = await until(
+      () => hook.lines('agent'),
+      (all) => all.some((line) => line.includes('exit code 2')),
+      15_000,
+      'the second command to end',
+    );
+    const text = lines.join('\n');
+    expect(text).toContain(`$ ${AGENT_OK}`);
+    expect(text).toMatch(/^agent-says-42$/m);
+    expect(text).toContain('✓ exit code 0');
+    expect(text).toContain(`$ ${AGENT_FAIL}`);
+    expect(text).toContain('✗ exit code 2');
+    expect(text.indexOf(AGENT_OK)).toBeLessThan(text.indexOf('agent-says-42'));
+    expect(text.indexOf('agent-says-42')).toBeLessThan(text.indexOf('✓ exit code 0'));
+    // Read-only: typing there sends nothing.
+    await page.locator('#terminal-pane').click();
+    await page.keyboard.type('nothing');
+    expect((await hook.lines('agent')).join('\n')).not.toContain('nothing');
+    await screenshot(page, 'terminal-agent');
+  });
+
+  test('a reloaded window re-attaches to its shells; the dark theme', async () => {
+    const dark = await newPage(browser, { colorScheme: 'dark' });
+    const other = dark.page;
+    await other.goto(keel.url);
+    await other.locator('section.chat-panel textarea').waitFor();
+    if ((await other.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')) === 'false') {
+      await other.getByRole('button', { name: 'Terminal', exact: true }).click();
+    }
+    const tabs = await until(() => other.evaluate(() => window.__keelTerminals?.tabs() ?? []), (list) => list.some((tab) => tab.kind === 'shell'), 10_000, 'the shell re-attached');
+    expect(tabs.filter((tab) => tab.kind === 'shell').map((tab) => tab.id)).toEqual([shell]);
+    await other.getByRole('tab', { name: 'bash' }).click();
+    await other.locator('#terminal-pane').click();
+    await other.keyboard.type(String.raw`printf '\e[31mred\e[0m \e[32mgreen\e[0m \e[34mblue\e[0m \xe6\xb1\x89\xe5\xad\x97 😀 https://example.com\n'`);
+    await other.keyboard.press('Enter');
+    await until(() => other.evaluate((id) => window.__keelTerminals!.findLine(id, 'https://example.com'), shell), (line) => line >= 0, 10_000, 'the colours');
+    const background = await other.evaluate(() => getComputedStyle(document.querySelector('.terminal-host .xterm-viewport')!).backgroundColor);
+    expect(background).toBe('rgb(21, 22, 26)');
+    await screenshot(other, 'terminal-dark');
+    expect([...errors, ...dark.errors]).toEqual([]);
+    await dark.context.close();
+  });
+});
