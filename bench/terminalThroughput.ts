@@ -1,0 +1,121 @@
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import '../renderer/terminal/testHookTypes';
+import { launchChromium, newPage } from '../test/e2e/support/chromium';
+import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { formatMs, heading, percentile } from './stats';
+
+const PAYLOAD_BYTES = 50_000_000;
+const FLOOD_BYTES = 100_000_000;
+const LINE_CHARS = 100;
+const KEYSTROKES = 50;
+const CTRL_C_TRIES = 5;
+const PROMPT = '[bench-prompt] ';
+
+const command = (bytes: number, marker: string) => `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w ${LINE_CHARS}; echo ${marker}-$((1+1))`;
+
+/**
+ * The integrated terminal through `keel web` in Chromium: throughput from the pty to xterm.js for
+ * ~50 MB (500,000 lines of 100 characters) beside xterm.js parsing the same characters in the same
+ * page with no pty or transport (a hidden instance, one write, timed to its callback); keystroke
+ * echo latency; Ctrl-C to the prompt during a `yes` flood; the page's JS heap after a 100 MB flood
+ * against before it. Times are taken in the page (performance.now() at the keystroke and at the
+ * write callback that rendered the answer). MB is 10^6 characters. Prints figures only.
+ */
+export async function benchTerminalThroughput(): Promise<void> {
+  heading(`Terminal: pty → keel web → xterm.js, ~${PAYLOAD_BYTES / 1e6} MB, latency, memory`);
+  const home = tempDir('bench-term-home');
+  const folder = tempDir('bench-term-ws');
+  const keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path });
+  const browser = await launchChromium();
+  try {
+    const { page } = await newPage(browser, { viewport: { width: 1400, height: 900 } });
+    await page.goto(keel.url);
+    await page.locator('section.chat-panel textarea').waitFor();
+    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+    const id = await waitFor(page, () => window.__keelTerminals?.tabs().find((tab) => tab.kind === 'shell')?.id);
+    await waitFor(page, (tab) => (window.__keelTerminals!.renderedChars(tab) > 0 ? true : undefined), id);
+    await page.locator('#terminal-pane').click();
+    await runLine(page, id, `PS1='[bench''-prompt] '`, PROMPT);
+    const cols = await page.evaluate((tab) => window.__keelTerminals!.size(tab)!.cols, id);
+
+    // Warm-up: JIT, page cache, the code paths.
+    await runLine(page, id, command(2_000_000, 'warm'), 'warm-2');
+    await page.evaluate(() => window.__keelTerminals!.parseCeiling(20_000, 100));
+
+    const began = await page.evaluate(() => performance.now());
+    const endAt = await runLine(page, id, command(PAYLOAD_BYTES, 'done'), 'done-2', 120_000);
+    const pipelineMs = endAt - began;
+    const chars = PAYLOAD_BYTES + Math.ceil(PAYLOAD_BYTES / LINE_CHARS);
+    const ceiling = await page.evaluate((lines) => window.__keelTerminals!.parseCeiling(lines, 100), Math.ceil(PAYLOAD_BYTES / LINE_CHARS));
+    const pipelineRate = chars / 1e6 / (pipelineMs / 1000);
+    const ceilingRate = ceiling.chars / 1e6 / (ceiling.ms / 1000);
+    console.log(`  grid ${cols} columns (no wrapping of the 100-character lines)`);
+    console.log(`  pty → xterm.js through keel web: ${pipelineRate.toFixed(1)} MB/s (${formatMs(pipelineMs)})`);
+    console.log(`  xterm.js alone, same page:      ${ceilingRate.toFixed(1)} MB/s (${formatMs(ceiling.ms)})`);
+    console.log(`  ratio ${((pipelineRate / ceilingRate) * 100).toFixed(0)}% (goal ≥ 60%)`);
+
+    // Keystroke echo: a key pressed at the prompt to its echo rendered.
+    const echo: number[] = [];
+    for (let i = 0; i < KEYSTROKES; i++) {
+      const letter = String.fromCharCode(97 + (i % 26));
+      const seen = page.evaluate(([tab, needle]) => window.__keelTerminals!.waitForOutput(tab, needle, 5_000), [id, letter] as const);
+      await page.keyboard.press(letter);
+      const at = await seen;
+      echo.push(at - (await page.evaluate((tab) => window.__keelTerminals!.lastInputAt(tab), id)));
+    }
+    await page.keyboard.press('Control+U');
+    console.log(`  keystroke echo p50 ${formatMs(percentile(echo, 50))}, p95 ${formatMs(percentile(echo, 95))} over ${KEYSTROKES} (goal p95 < 50 ms)`);
+
+    // Ctrl-C during a flood, to the prompt rendered.
+    const ctrlC: number[] = [];
+    for (let i = 0; i < CTRL_C_TRIES; i++) {
+      const before = await page.evaluate((tab) => window.__keelTerminals!.renderedChars(tab), id);
+      await page.keyboard.type('yes');
+      await page.keyboard.press('Enter');
+      await waitFor(page, ([tab, from]) => (window.__keelTerminals!.renderedChars(tab) > from + 300_000 ? true : undefined), [id, before] as const);
+      const prompt = page.evaluate(([tab, needle]) => window.__keelTerminals!.waitForOutput(tab, needle, 10_000), [id, PROMPT] as const);
+      await page.keyboard.press('Control+C');
+      const at = await prompt;
+      ctrlC.push(at - (await page.evaluate((tab) => window.__keelTerminals!.lastInputAt(tab), id)));
+    }
+    console.log(`  Ctrl-C to prompt during a yes flood p50 ${formatMs(percentile(ctrlC, 50))}, p95 ${formatMs(percentile(ctrlC, 95))} over ${CTRL_C_TRIES} (goal p95 < 300 ms)`);
+
+    // Memory: the JS heap after a 100 MB flood against before it (the scrollback is bounded).
+    const cdp = await page.context().newCDPSession(page);
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize / 1e6;
+    };
+    const heapBefore = await heap();
+    await runLine(page, id, command(FLOOD_BYTES, 'flood'), 'flood-2', 120_000);
+    const heapAfter = await heap();
+    console.log(`  JS heap before a ${FLOOD_BYTES / 1e6} MB flood ${heapBefore.toFixed(1)} MB, after ${heapAfter.toFixed(1)} MB (goal: bounded)`);
+  } finally {
+    await browser.close();
+    await keel.stop();
+    home.remove();
+    folder.remove();
+  }
+}
+
+/** Types a line at the prompt; resolves with performance.now() in the page when `needle` was rendered. */
+async function runLine(page: Page, id: string, line: string, needle: string, timeoutMs = 30_000): Promise<number> {
+  const seen = page.evaluate(([tab, text, ms]) => window.__keelTerminals!.waitForOutput(tab, text, ms), [id, needle, timeoutMs] as const);
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+  return seen;
+}
+
+async function waitFor<T, A>(page: Page, read: (arg: A) => T | undefined, arg?: A, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const evaluate = page.evaluate.bind(page) as (fn: (arg: A) => T | undefined, arg: A | undefined) => Promise<T | undefined>;
+    const value = await evaluate(read, arg);
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchTerminalThroughput();
