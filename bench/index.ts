@@ -1,6 +1,7 @@
 import { benchAgentLoop } from './agentLoop';
 import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
+import { benchChatStreaming } from './chatStreaming';
 import { benchFileTools } from './fileTools';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
@@ -14,6 +15,7 @@ const benches: Record<string, () => unknown> = {
   fileTools: benchFileTools,
   bashThroughput: benchBashThroughput,
   window: benchWindowStartup,
+  chat: benchChatStreaming,
 };
 
 for (const [name, run] of Object.entries(benches)) {
