@@ -35,6 +35,8 @@ export default defineConfig({
     base: './',
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // The window loads this bundle on every start: minify it (electron-vite leaves it readable by default).
+      minify: true,
       rollupOptions: { input: resolve(root, 'renderer/index.html') },
     },
     plugins: [react()],

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode } from './approvalModes';
 
 /**
  * ask: ask before commands and file changes. auto_edits: file changes inside the workspace go
  * ahead, commands are asked. full_auto: nothing is asked.
  */
-export const ApprovalModeSchema = z.enum(['ask', 'auto_edits', 'full_auto']);
-export type ApprovalMode = z.infer<typeof ApprovalModeSchema>;
-export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'auto_edits';
+export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
+export { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode };
 
 export type ToolKind = 'command' | 'file_change' | 'read' | 'plan';
 

@@ -201,20 +201,7 @@ export interface KeelApi {
   on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
-/** Error codes a client may branch on. */
-export const ErrorCodes = {
-  badRequest: 'bad_request',
-  unknownChannel: 'unknown_channel',
-  planInvalid: 'plan_invalid',
-  planConflict: 'plan_conflict',
-  noWorkspace: 'no_workspace',
-  workspaceNotFound: 'workspace_not_found',
-  taskRunning: 'task_running',
-  keyStorage: 'key_storage',
-  config: 'config',
-  unsupported: 'unsupported',
-  internal: 'internal',
-} as const;
+export { ErrorCodes } from './errorCodes';
 
 /** Messages on the WebSocket: the same channels, framed. */
 export const WireRequestSchema = z.object({

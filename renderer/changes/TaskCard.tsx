@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { ErrorCodes, type FileChange, type TaskChanges } from '../../common/contract';
+import type { FileChange, TaskChanges } from '../../common/contract';
+import { ErrorCodes } from '../../common/errorCodes';
 import { api } from '../api';
 import { ChevronIcon } from '../app/icons';
 import { useI18n } from '../i18n/I18nProvider';

@@ -1,7 +1,9 @@
 import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
-import { applyAgentEvent, type ChatItem } from '../../common/chat';
-import { ErrorCodes, type KeelApi, type PlanSnapshot, type WorkspaceInfo } from '../../common/contract';
+import type { ChatItem } from '../../common/chat';
+import { applyAgentEvent } from '../../common/chatReducer';
+import type { KeelApi, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
+import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanItem } from '../../common/plan/types';
 
 /** An approval card of a tool call, and how the person answered it (once they did). */

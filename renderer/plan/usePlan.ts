@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { ErrorCodes, type PlanSnapshot, type ProposedPlanItem } from '../../common/contract';
+import type { PlanSnapshot, ProposedPlanItem } from '../../common/contract';
+import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
 import { placeProblems, type PlacedProblems, type Proposal } from './proposals';

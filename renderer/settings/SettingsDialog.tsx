@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
+import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
 import type { Language, SettingsUpdate, SettingsView, Theme } from '../../common/settings';
 import { api } from '../api';
 import { Dialog } from '../app/Dialog';
@@ -319,7 +319,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
 
               <fieldset className="choice-group">
                 <legend className="field-label">{t('settings.approvalMode')}</legend>
-                {ApprovalModeSchema.options.map((mode) => (
+                {APPROVAL_MODES.map((mode) => (
                   <label key={mode} className="choice">
                     <input type="radio" name={`${id}-approval`} value={mode} checked={draft.approvalMode === mode} onChange={() => change('approvalMode', mode)} />
                     <span className="choice-text">

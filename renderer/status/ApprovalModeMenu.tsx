@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
+import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
 import { ShieldIcon } from '../app/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 
-const MODES = ApprovalModeSchema.options;
+const MODES = APPROVAL_MODES;
 
 export const MODE_LABELS: Record<ApprovalMode, MessageKey> = {
   ask: 'approval.mode.ask',

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../common/agentEvents';
-import { applyAgentEvent, type ChatItem } from '../../../common/chat';
+import type { ChatItem } from '../../../common/chat';
+import { applyAgentEvent } from '../../../common/chatReducer';
 import { timelineFromRecords } from '../../../main/session/timeline';
 import { readTranscript } from '../../../main/session/transcript';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';

@@ -1,0 +1,86 @@
+import type { AgentEvent } from './agentEvents';
+import type { ChatItem } from './chat';
+
+const MAX_LIVE_OUTPUT = 64 * 1024;
+
+/**
+ * Folds one agent event into the chat. Pure, and it only ever replaces the LAST items it touches,
+ * so a long chat is not rebuilt on every streamed token.
+ *
+ * Messages the person sent while the agent works stay at the bottom while they wait: what the
+ * agent does meanwhile (its streaming answer, tool calls, notices) goes above them, and they take
+ * their place in the conversation when the agent takes them. The transcript's timeline places
+ * them the same way.
+ */
+export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, newId: () => string): ChatItem[] {
+  switch (event.type) {
+    case 'task_started':
+      return [...items, { kind: 'user', id: `task-${event.taskId}`, text: event.text }];
+    case 'text':
+      return aboveQueued(items, (body) => {
+        const last = body.at(-1);
+        if (last?.kind === 'assistant' && last.streaming) return [...body.slice(0, -1), { ...last, text: last.text + event.delta }];
+        return [...body, { kind: 'assistant', id: newId(), text: event.delta, streaming: true }];
+      });
+    case 'stream_retry':
+      // The partial answer is void: the round starts again.
+      return aboveQueued(items, (body) => {
+        const last = body.at(-1);
+        return last?.kind === 'assistant' && last.streaming ? body.slice(0, -1) : body;
+      });
+    case 'tool_call':
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'tool', id: event.id, name: event.name, input: event.input }]);
+    case 'tool_output':
+      return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
+    case 'tool_result':
+      return updateTool(items, event.id, (tool) => ({ ...tool, result: { content: event.content, isError: event.isError } }));
+    case 'message_queued':
+      return [...items, { kind: 'user', id: event.id, text: event.text, queued: true }];
+    case 'message_taken':
+    case 'message_dropped': {
+      const ids = new Set(event.ids);
+      const dropped = event.type === 'message_dropped';
+      // Taken: the model's answer before it is complete, the next one starts below the message.
+      const settled = aboveQueued(items, endStreaming);
+      return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...(dropped ? { notSent: true } : {}) } : item));
+    }
+    case 'notice':
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message }]);
+    case 'task_finished':
+      return aboveQueued(items, (body) => [
+        ...endStreaming(body),
+        { kind: 'outcome', id: `end-${event.taskId}`, outcome: event.outcome, ...(event.message ? { message: event.message } : {}) },
+      ]);
+    default:
+      return [...items];
+  }
+}
+
+/** Applies `change` to the chat above the messages still waiting at its bottom, which stay last. */
+function aboveQueued(items: readonly ChatItem[], change: (body: ChatItem[]) => ChatItem[]): ChatItem[] {
+  let split = items.length;
+  while (split > 0 && isQueued(items[split - 1]!)) split--;
+  if (split === items.length) return change([...items]);
+  return [...change(items.slice(0, split)), ...items.slice(split)];
+}
+
+function isQueued(item: ChatItem): boolean {
+  return item.kind === 'user' && item.queued === true;
+}
+
+/** The streamed answer is complete; one of only whitespace is not kept (the transcript drops it too). */
+function endStreaming(items: readonly ChatItem[]): ChatItem[] {
+  const last = items.at(-1);
+  if (last?.kind === 'assistant' && last.streaming) {
+    return last.text.trim() === '' ? items.slice(0, -1) : [...items.slice(0, -1), { kind: 'assistant', id: last.id, text: last.text }];
+  }
+  return [...items];
+}
+
+function updateTool(items: readonly ChatItem[], id: string, change: (tool: Extract<ChatItem, { kind: 'tool' }>) => ChatItem): ChatItem[] {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'tool' && item.id === id) return [...items.slice(0, i), change(item), ...items.slice(i + 1)];
+  }
+  return [...items];
+}

@@ -1,0 +1,16 @@
+/* Kept apart from the zod schemas so the window can branch on codes without bundling zod. */
+
+/** Error codes a client may branch on. */
+export const ErrorCodes = {
+  badRequest: 'bad_request',
+  unknownChannel: 'unknown_channel',
+  planInvalid: 'plan_invalid',
+  planConflict: 'plan_conflict',
+  noWorkspace: 'no_workspace',
+  workspaceNotFound: 'workspace_not_found',
+  taskRunning: 'task_running',
+  keyStorage: 'key_storage',
+  config: 'config',
+  unsupported: 'unsupported',
+  internal: 'internal',
+} as const;
