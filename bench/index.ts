@@ -3,6 +3,7 @@ import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchChatStreaming } from './chatStreaming';
 import { benchFileTools } from './fileTools';
+import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
 
@@ -16,6 +17,7 @@ const benches: Record<string, () => unknown> = {
   bashThroughput: benchBashThroughput,
   window: benchWindowStartup,
   chat: benchChatStreaming,
+  terminal: benchTerminalThroughput,
 };
 
 for (const [name, run] of Object.entries(benches)) {
