@@ -1,4 +1,5 @@
 import { spawn, type IPty } from 'node-pty';
+import { destroyQuietly, killQuietly } from '../tools/bash/ptyQuietly';
 import type { TerminalInfo } from '../../common/contract';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../tools/bash/killTree';
 import { FlowControl } from './flowControl';
@@ -151,20 +152,4 @@ function waitUpTo(promise: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function destroyQuietly(pty: IPty): void {
-  try {
-    (pty as IPty & { destroy?: () => void }).destroy?.();
-  } catch {
-    // already closed
-  }
-}
-
-function killQuietly(pty: IPty): void {
-  try {
-    pty.kill();
-  } catch {
-    // already gone
-  }
 }

@@ -3,6 +3,7 @@ import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
+import { destroyQuietly, killQuietly } from './ptyQuietly';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './killTree';
 import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
 import { shellInvocation, type ShellInvocation } from './shell';
@@ -219,22 +220,5 @@ function closeQuietly(fd: number): void {
     closeSync(fd);
   } catch {
     // already closed
-  }
-}
-
-/** Closes the pty of a shell that never reported its exit, so its file descriptor is freed. */
-function destroyQuietly(pty: IPty): void {
-  try {
-    (pty as IPty & { destroy?: () => void }).destroy?.();
-  } catch {
-    // already closed
-  }
-}
-
-function killQuietly(pty: IPty): void {
-  try {
-    pty.kill();
-  } catch {
-    // already gone
   }
 }
