@@ -312,8 +312,16 @@ describe("a person's whole task (keel web)", () => {
     keel = await startKeel();
     page = await openPage();
 
-    await chat().locator('.chat-user').filter({ hasText: TASK }).waitFor();
     const transcript = chat().locator('.transcript-scroll');
+    // The chat reopens at its end and is virtualized: the first message is only rendered once
+    // the transcript is scrolled back to the top.
+    await transcript.locator('.transcript-row').first().waitFor();
+    await expect
+      .poll(async () => {
+        await transcript.evaluate((el) => (el.scrollTop = 0));
+        return chat().locator('.chat-user').filter({ hasText: TASK }).count();
+      })
+      .toBeGreaterThan(0);
     // Everything fits in a few screens: scroll through and collect what the rows say.
     const seen = new Set<string>();
     for (let top = 0; top < 20_000; top += 300) {
