@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import type { FileChange } from '../../common/contract';
+import { ConfirmActions } from '../app/ConfirmActions';
 import { Dialog } from '../app/Dialog';
 import { useI18n } from '../i18n/I18nProvider';
 
@@ -16,7 +16,6 @@ interface Props {
 /** Asks before files are put back, naming each one and what happens to it. Cancel has the focus. */
 export function ConfirmUndoDialog({ scope, taskTitle, files, onCancel, onConfirm }: Props) {
   const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
   return (
     <Dialog role="alertdialog" labelledBy="changes-confirm-title" describedBy="changes-confirm-body" onClose={onCancel} className="dialog-small changes-confirm">
       <div className="dialog-body">
@@ -37,22 +36,7 @@ export function ConfirmUndoDialog({ scope, taskTitle, files, onCancel, onConfirm
           <p>{t('changes.confirm.note')}</p>
         </div>
       </div>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} data-autofocus>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            void onConfirm().finally(() => setBusy(false));
-          }}
-        >
-          {t(scope === 'task' ? 'changes.confirm.confirmTask' : 'changes.confirm.confirmFile')}
-        </button>
-      </div>
+      <ConfirmActions confirmLabel={t(scope === 'task' ? 'changes.confirm.confirmTask' : 'changes.confirm.confirmFile')} onCancel={onCancel} onConfirm={onConfirm} />
     </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { ConfirmActions } from '../app/ConfirmActions';
 import { Dialog } from '../app/Dialog';
 import { useI18n } from '../i18n/I18nProvider';
 
@@ -13,7 +13,6 @@ interface Props {
 /** Asks before a session is deleted, and says where its transcript goes. Cancel has the focus. */
 export function DeleteSessionDialog({ title, trashFolder, onCancel, onConfirm }: Props) {
   const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
   return (
     <Dialog role="alertdialog" labelledBy="delete-session-title" describedBy="delete-session-body" onClose={onCancel} className="dialog-small">
       <div className="dialog-body">
@@ -25,22 +24,7 @@ export function DeleteSessionDialog({ title, trashFolder, onCancel, onConfirm }:
           <p>{trashFolder ? t('sessions.deleteDialog.trashAt', { folder: trashFolder }) : t('sessions.deleteDialog.trash')}</p>
         </div>
       </div>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} data-autofocus>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            void onConfirm().finally(() => setBusy(false));
-          }}
-        >
-          {t('sessions.deleteDialog.confirm')}
-        </button>
-      </div>
+      <ConfirmActions confirmLabel={t('sessions.deleteDialog.confirm')} onCancel={onCancel} onConfirm={onConfirm} />
     </Dialog>
   );
 }
