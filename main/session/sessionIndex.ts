@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { TaskOutcome } from '../../common/agentEvents';
-import { sessionsFolder } from './workspaceSession';
+import { sessionsFolder, sessionTranscriptPath } from './workspaceSession';
 
 export interface SessionSummary {
   id: string;
@@ -34,7 +34,7 @@ export function listSessions(dataDir: string, workspace: string): SessionSummary
 
 /** Whether the folder has a session with this id (one a person could open). */
 export function sessionExists(dataDir: string, workspace: string, sessionId: string): boolean {
-  return /^[\w.-]+$/.test(sessionId) && existsSync(join(sessionsFolder(dataDir, workspace), `${sessionId}.jsonl`));
+  return sessionTranscriptPath(dataDir, workspace, sessionId) !== null;
 }
 
 function summarise(path: string): SessionSummary {
@@ -101,9 +101,8 @@ function oneLine(text: string): string {
  * a mistaken click loses nothing.
  */
 export function trashSession(dataDir: string, workspace: string, sessionId: string): boolean {
-  if (!/^[\w.-]+$/.test(sessionId)) return false;
-  const path = join(sessionsFolder(dataDir, workspace), `${sessionId}.jsonl`);
-  if (!existsSync(path)) return false;
+  const path = sessionTranscriptPath(dataDir, workspace, sessionId);
+  if (!path) return false;
   const trash = join(dataDir, 'trash');
   mkdirSync(trash, { recursive: true, mode: 0o700 });
   renameSync(path, join(trash, `${basename(sessionsFolder(dataDir, workspace))}-${sessionId}.jsonl`));

@@ -119,8 +119,8 @@ export class WorkspaceSession {
     const dir = sessionsFolder(dataDir, workspace);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (options.sessionId !== undefined) {
-      const path = join(dir, `${options.sessionId}.jsonl`);
-      if (!/^[\w.-]+$/.test(options.sessionId) || !existsSync(path)) {
+      const path = sessionTranscriptPath(dataDir, workspace, options.sessionId);
+      if (!path) {
         throw new WorkspaceError(`There is no session "${options.sessionId}" for ${workspace}. Omit --resume to start a new one.`);
       }
       return WorkspaceSession.load(workspace, path);
@@ -170,6 +170,16 @@ export function resolveWorkspace(folder: string): string {
 }
 
 export class WorkspaceError extends Error {}
+
+/**
+ * The transcript of one session of a folder, or null when there is none. An id that is not a plain
+ * name is never joined into a path.
+ */
+export function sessionTranscriptPath(dataDir: string, workspace: string, sessionId: string): string | null {
+  if (!/^[\w.-]+$/.test(sessionId)) return null;
+  const path = join(sessionsFolder(dataDir, workspace), `${sessionId}.jsonl`);
+  return existsSync(path) ? path : null;
+}
 
 /** Sessions of one folder live together, keyed by a hash of its real path. */
 export function sessionsFolder(dataDir: string, workspace: string): string {
