@@ -95,6 +95,18 @@ export function Workbench({ settings }: { settings: SettingsState }) {
 
   return (
     <div className="app">
+      {workspace ? (
+        <a
+          className="skip-link"
+          href="#composer-input"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('composer-input')?.focus();
+          }}
+        >
+          {t('app.skipToComposer')}
+        </a>
+      ) : null}
       <WorkspaceHeader
         app={app}
         workspace={workspace}

@@ -48,6 +48,13 @@ export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [running, store]);
 
+  // The message box has the focus when a session opens, unless something else took it already.
+  const sessionId = chat.workspace?.sessionId ?? null;
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (sessionId !== null && (focused === null || focused === document.body)) composer.current?.focus();
+  }, [sessionId]);
+
   const announcement = useAnnouncement(chat);
   const hasFolder = Boolean(chat.workspace);
   const empty = chat.loaded && chat.items.length === 0 && !chat.running;

@@ -31,6 +31,7 @@ export const changes = {
   'changes.state.applied': 'Applied',
   'changes.state.undone': 'Undone',
   'changes.restored': 'Restored',
+  'changes.removed': 'Deleted',
   'changes.reapplied': 'Re-applied',
   'changes.countsLabel': '{added} lines added, {removed} removed',
   'changes.diff.before': 'Line before',
@@ -44,6 +45,7 @@ export const changes = {
   'changes.confirm.titleTask': 'Undo this task’s file changes?',
   'changes.confirm.titleFile': 'Undo the changes to this file?',
   'changes.confirm.body': 'These files go back to how they were before “{title}”:',
+  'changes.confirm.bodyOne': 'This file goes back to how it was before “{title}”:',
   'changes.confirm.created': 'created by the agent, it will be deleted',
   'changes.confirm.deleted': 'deleted by the agent, it will be restored',
   'changes.confirm.note': 'A file you changed since the agent touched it is not overwritten: Keel asks first. You can redo afterwards.',
@@ -51,6 +53,7 @@ export const changes = {
   'changes.confirm.confirmFile': 'Undo file',
 
   'changes.done.undo': 'Restored: {files}',
+  'changes.done.removed': 'Deleted the files the agent created: {files}',
   'changes.done.redo': 'Re-applied: {files}',
   'changes.kept': 'Kept your version: {files}',
   'changes.conflicts.titleUndo': 'Not undone: changed since the agent touched it',

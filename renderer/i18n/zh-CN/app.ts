@@ -2,6 +2,7 @@ import type { app as en } from '../en/app';
 
 export const app: Record<keyof typeof en, string> = {
   'app.name': 'Keel',
+  'app.skipToComposer': '跳到消息输入框',
 
   'common.cancel': '取消',
   'common.close': '关闭',

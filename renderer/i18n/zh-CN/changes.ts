@@ -32,6 +32,7 @@ export const changes: Record<keyof typeof en, string> = {
   'changes.state.applied': '已应用',
   'changes.state.undone': '已撤销',
   'changes.restored': '已还原',
+  'changes.removed': '已删除',
   'changes.reapplied': '已重新应用',
   'changes.countsLabel': '新增 {added} 行，删除 {removed} 行',
   'changes.diff.before': '原行号',
@@ -45,6 +46,7 @@ export const changes: Record<keyof typeof en, string> = {
   'changes.confirm.titleTask': '撤销此任务的文件更改？',
   'changes.confirm.titleFile': '撤销对此文件的更改？',
   'changes.confirm.body': '以下文件将恢复为“{title}”之前的样子：',
+  'changes.confirm.bodyOne': '此文件将恢复为“{title}”之前的样子：',
   'changes.confirm.created': '由智能体新建，将被删除',
   'changes.confirm.deleted': '被智能体删除，将被恢复',
   'changes.confirm.note': '智能体改动之后你又修改过的文件不会被直接覆盖：Keel 会先询问你。之后也可以重做。',
@@ -52,6 +54,7 @@ export const changes: Record<keyof typeof en, string> = {
   'changes.confirm.confirmFile': '撤销文件',
 
   'changes.done.undo': '已还原：{files}',
+  'changes.done.removed': '已删除智能体创建的文件：{files}',
   'changes.done.redo': '已重新应用：{files}',
   'changes.kept': '已保留你的版本：{files}',
   'changes.conflicts.titleUndo': '未撤销：智能体改动之后文件又被修改过',
