@@ -35,6 +35,8 @@ function purify(html: string): string {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer');
       }
+      // A wide table scrolls sideways on its own; keyboard users reach it to scroll it.
+      if (node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
     });
   }
   return DOMPurify.sanitize(html, { FORBID_TAGS: ['img', 'style', 'form', 'iframe', 'video', 'audio', 'svg', 'math'], FORBID_ATTR: ['style'] });
