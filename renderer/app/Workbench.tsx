@@ -114,6 +114,17 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const terminalMax = workSize.height > 0 ? Math.min(SIZE_LIMITS.terminal.max, workSize.height - PANES_MIN_HEIGHT - TERMINAL_BAR) : SIZE_LIMITS.terminal.max;
   const terminalHeight = Math.max(SIZE_LIMITS.terminal.min, Math.min(layout.terminal, terminalMax));
 
+  // Saved settings may have fixed what made the last task fail (the key, say): the status bar's
+  // "Error" gives way to Idle rather than stay until the next task.
+  const view = settings.view;
+  const connection = view ? `${view.apiKey.source}|${view.apiKey.masked}|${view.baseURL}|${view.model}` : null;
+  const seenConnection = useRef(connection);
+  const { clearError } = status;
+  useEffect(() => {
+    if (seenConnection.current !== null && connection !== seenConnection.current) clearError();
+    seenConnection.current = connection;
+  }, [connection, clearError]);
+
   const current = sessions.sessions?.find((session) => session.id === workspace?.sessionId);
   const trashFolder = app ? `${app.dataDir}${app.dataDir.includes('\\') ? '\\' : '/'}trash` : null;
 
@@ -188,7 +199,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                   onReset={() => resize('plan', DEFAULT_LAYOUT.plan)}
                 />
                 <div className="chat-pane">
-                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} />
+                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} noApiKey={settings.view ? !settings.view.apiKey.set : false} />
                   {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>

@@ -13,10 +13,12 @@ import './chat.css';
 export interface ChatPanelProps {
   /** Opens the settings (e.g. from a 401 error card). */
   onOpenSettings: () => void;
+  /** No API key anywhere (settings or environment): said up front, before a task fails on it. */
+  noApiKey?: boolean;
 }
 
 /** The agent's conversation: transcript, tool cards, approvals and the composer. */
-export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
+export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) {
   const { t } = useI18n();
   const store = useMemo(() => new ChatStore(api), []);
   useEffect(() => store.start(), [store]);
@@ -69,6 +71,16 @@ export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
             <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} retry={chat.retry} />
           )}
         </div>
+        {noApiKey && chat.workspace ? (
+          <div className="no-key-banner" role="note">
+            <p>
+              <strong>{t('chat.noKey.title')}</strong> {t('chat.noKey.text')}
+            </p>
+            <button type="button" className="button button-small" onClick={onOpenSettings}>
+              {t('chat.noKey.open')}
+            </button>
+          </div>
+        ) : null}
         {chat.approvals.length > 0 && (
           <div className="approval-dock">
             {chat.approvals.map((request, index) => (

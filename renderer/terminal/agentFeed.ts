@@ -29,6 +29,16 @@ export function parseEnding(content: string): { output: string; exitCode?: numbe
   return { output: content, note: undefined };
 }
 
+/** main's bracketed note on how a command ended, in the window's language (unknown notes as they are). */
+export function noteText(note: string, t: Translate): string {
+  if (note.startsWith('timed out')) return t('terminal.note.timeout', { seconds: /after (\d+) s/.exec(note)?.[1] ?? '?' });
+  if (note.startsWith('stopped by the person')) return t('terminal.note.stopped');
+  const signal = /^terminated by signal (\S+)$/.exec(note);
+  if (signal) return t('terminal.note.signal', { signal: signal[1]! });
+  if (note === 'exit code: unknown') return t('terminal.note.unknownExit');
+  return note;
+}
+
 /**
  * Writes the agent's bash commands into the read-only Agent tab as they run: a coloured `$ command`
  * line, the streamed output, then a line with the exit status (green for 0, red otherwise, yellow
@@ -44,6 +54,11 @@ export class AgentFeed {
     /** Called when a command starts (for the badge). */
     private readonly onCommand: () => void,
   ) {}
+
+  /** Forgets the commands in flight (another session opened). */
+  reset(): void {
+    this.running.clear();
+  }
 
   apply(event: AgentEvent): void {
     if (event.type === 'tool_call' && event.name === 'bash') {
@@ -69,7 +84,7 @@ export class AgentFeed {
         const colour = exitCode === 0 ? OK : FAILED;
         this.sink.write(`${colour}${exitCode === 0 ? '✓' : '✗'} ${this.t()('terminal.agentExit', { code: exitCode })}${RESET}\r\n\r\n`);
       } else {
-        this.sink.write(`${NOTE}! ${note ?? event.content.split('\n').at(-1) ?? ''}${RESET}\r\n\r\n`);
+        this.sink.write(`${NOTE}! ${noteText(note ?? event.content.split('\n').at(-1) ?? '', this.t())}${RESET}\r\n\r\n`);
       }
     }
   }

@@ -152,6 +152,9 @@ export const chat = {
 
   'chat.error.auth': 'The API key was refused',
   'chat.error.authHelp': 'Check the API key in Settings (or ANTHROPIC_API_KEY), then send the task again.',
+  'chat.noKey.title': 'No API key set.',
+  'chat.noKey.text': 'The agent cannot work until you add one in Settings (or set ANTHROPIC_API_KEY before starting Keel).',
+  'chat.noKey.open': 'Open settings',
   'chat.error.noKey': 'No API key is set',
   'chat.error.noKeyHelp': 'Add your API key in Settings, then send the task again.',
   'chat.error.forbidden': 'The API refused access',

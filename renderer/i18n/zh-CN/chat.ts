@@ -153,6 +153,9 @@ export const chat: Record<keyof typeof en, string> = {
 
   'chat.error.auth': 'API 密钥被拒绝',
   'chat.error.authHelp': '请在设置中检查 API 密钥（或 ANTHROPIC_API_KEY），然后重新发送任务。',
+  'chat.noKey.title': '尚未设置 API 密钥。',
+  'chat.noKey.text': '在设置中添加密钥（或在启动 Keel 前设置 ANTHROPIC_API_KEY）后，智能体才能工作。',
+  'chat.noKey.open': '打开设置',
   'chat.error.noKey': '尚未设置 API 密钥',
   'chat.error.noKeyHelp': '请在设置中填写 API 密钥，然后重新发送任务。',
   'chat.error.forbidden': 'API 拒绝访问',
