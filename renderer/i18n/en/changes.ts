@@ -54,6 +54,7 @@ export const changes = {
 
   'changes.done.undo': 'Restored: {files}',
   'changes.done.removed': 'Deleted the files the agent created: {files}',
+  'changes.done.removedOne': 'Deleted the file the agent created: {files}',
   'changes.done.redo': 'Re-applied: {files}',
   'changes.kept': 'Kept your version: {files}',
   'changes.conflicts.titleUndo': 'Not undone: changed since the agent touched it',

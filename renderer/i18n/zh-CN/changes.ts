@@ -55,6 +55,7 @@ export const changes: Record<keyof typeof en, string> = {
 
   'changes.done.undo': '已还原：{files}',
   'changes.done.removed': '已删除智能体创建的文件：{files}',
+  'changes.done.removedOne': '已删除智能体创建的文件：{files}',
   'changes.done.redo': '已重新应用：{files}',
   'changes.kept': '已保留你的版本：{files}',
   'changes.conflicts.titleUndo': '未撤销：智能体改动之后文件又被修改过',
