@@ -39,7 +39,7 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.baseURL': '基础 URL',
   'settings.baseURL.note': '留空即使用 Anthropic 的 API。使用代理或兼容的服务时再填写。',
   'settings.model': '模型',
-  'settings.maxTokens': '每次回答的最大词元数',
+  'settings.maxTokens': '每次回答的最大 token 数',
   'settings.maxTokens.note': '模型在一轮中可以给出的最长回答。',
   'settings.reminderRounds': '计划提醒间隔',
   'settings.reminderRounds.note': '计划连续多少轮没有更新后，提醒智能体刷新计划。',
@@ -80,11 +80,11 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.error.reminderRounds': '请输入 1 到 100 之间的整数。',
   'settings.error.gateBound': '请输入 0 到 20 之间的整数。',
 
-  'settings.rules.empty': '暂无。当你在批准卡片上选择“本会话内允许”时，相应规则会出现在这里，并可撤销。',
+  'settings.rules.empty': '暂无。当你在批准卡片上选择“本会话内允许”时，相应规则会出现在这里，并可撤回授权。',
   'settings.rules.noSession': '打开一个文件夹即可查看其会话的规则。',
   'settings.rules.command': '命令：{programs}',
   'settings.rules.fileChange': '文件夹内的文件修改',
   'settings.rules.tool': '{tool} 工具',
-  'settings.rules.revoke': '撤销',
-  'settings.rules.revokeNamed': '撤销“{rule}”',
+  'settings.rules.revoke': '撤回授权',
+  'settings.rules.revokeNamed': '撤回“{rule}”的授权',
 };
