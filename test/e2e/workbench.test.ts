@@ -161,6 +161,18 @@ describe('the workbench window (keel web)', () => {
     // The folder's heading can render a frame before the dialog has finished closing.
     await dialog.waitFor({ state: 'detached', timeout: 5_000 });
 
+    // Tab accepts a shown suggestion even when none is highlighted (the first, as a shell would).
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    const third = dialog.getByRole('combobox', { name: 'Folder path' });
+    await third.fill(join(root.path, 'ot'));
+    await dialog.getByRole('listbox', { name: 'Matching folders' }).waitFor();
+    expect(await third.getAttribute('aria-activedescendant')).toBeNull();
+    await third.press('Tab');
+    expect(await third.inputValue()).toBe(`${join(root.path, 'other')}/`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 5_000 });
+
     // Back by the recent folders of the sidebar.
     const recent = page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^demo-project/ });
     await recent.click();
