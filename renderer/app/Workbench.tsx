@@ -107,7 +107,8 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const sidebarMax = measured
     ? Math.min(SIZE_LIMITS.sidebar.max, bodySize.width - SIZE_LIMITS.plan.min - CHAT_MIN_WIDTH - 2 * SEPARATOR)
     : SIZE_LIMITS.sidebar.max;
-  const sidebarWidth = Math.max(SIZE_LIMITS.sidebar.min, Math.min(layout.sidebar, sidebarMax));
+  // Over the panes (narrow) the sidebar keeps its own width; beside them it leaves the plan and the chat theirs.
+  const sidebarWidth = narrow ? Math.min(layout.sidebar, bodySize.width - 48) : Math.max(SIZE_LIMITS.sidebar.min, Math.min(layout.sidebar, sidebarMax));
   const available = bodySize.width - (sidebarShown && !narrow ? sidebarWidth + SEPARATOR : 0);
   const planMax = measured ? planMaxWidth(available, SEPARATOR) : SIZE_LIMITS.plan.max;
   const planWidth = Math.max(SIZE_LIMITS.plan.min, Math.min(layout.plan, planMax));

@@ -11,7 +11,7 @@ import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 
 /*
  * The window at every size it may have: 1400×900, 1024×700 and the Electron window's minimum
- * width (720, main/electron/window.ts), in both themes and both languages. Nothing may be cut
+ * size (720×480, main/electron/window.ts), in both themes and both languages. Nothing may be cut
  * off: every key control is inside the viewport, or its own pane scrolls it there, and nothing
  * else covers it. An empty session, then a task waiting for approval with a wide table and a long
  * command in the chat.
@@ -20,7 +20,7 @@ import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 const SIZES = [
   { width: 1400, height: 900 },
   { width: 1024, height: 700 },
-  { width: 720, height: 560 },
+  { width: 720, height: 480 },
 ] as const;
 const LOOKS = [
   { theme: 'light', language: 'en' },
