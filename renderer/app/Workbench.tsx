@@ -89,6 +89,10 @@ export function Workbench({ settings }: { settings: SettingsState }) {
     if (!narrow || !drawerOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
+      // Only when the drawer (or nothing) has the focus: Escape in the chat still stops the agent.
+      const focused = document.activeElement;
+      const free = focused === null || focused === document.body || focused === document.documentElement;
+      if (!free && !focused.closest(`#${SIDEBAR_ID}, .sidebar-toggle`)) return;
       event.preventDefault();
       setDrawerOpen(false);
       document.querySelector<HTMLElement>('.sidebar-toggle')?.focus();
