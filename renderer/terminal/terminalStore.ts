@@ -62,7 +62,9 @@ export class TerminalStore {
     api.on('agent.event', (event) => feed.apply(event));
     api.on('workspace.changed', (workspace) => this.sessionOpened(workspace?.sessionId ?? null));
     void api.request('workspace.current', {}).then((result) => {
-      if (result.ok && this.sessionId === undefined) this.sessionId = result.value?.sessionId ?? null;
+      if (!result.ok || this.sessionId !== undefined) return;
+      this.sessionId = result.value?.sessionId ?? null;
+      void this.replayHistory(this.sessionId);
     });
     api.on('terminal.output', ({ id, data }) => this.output(id, data));
     api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal));
@@ -201,12 +203,25 @@ export class TerminalStore {
   private sessionOpened(sessionId: string | null): void {
     const previous = this.sessionId;
     this.sessionId = sessionId;
+    if (previous === undefined) void this.replayHistory(sessionId);
     if (previous === undefined || previous === sessionId) return;
     this.feed.reset();
     this.agent.reset();
     this.agent.write(`\x1b[2m${this.t('terminal.agentEmpty')}\x1b[0m\r\n\r\n`);
     this.agentCommands = 0;
     this.agentUnseen = 0;
+    this.changed();
+    void this.replayHistory(sessionId);
+  }
+
+  /** The open session's earlier commands, written into the Agent tab as they ran. */
+  private async replayHistory(sessionId: string | null): Promise<void> {
+    if (sessionId === null) return;
+    const history = await this.api.request('chat.history', {});
+    if (!history.ok || this.sessionId !== sessionId) return;
+    const count = this.feed.replay(history.value);
+    if (count === 0) return;
+    this.agentCommands += count;
     this.changed();
   }
 

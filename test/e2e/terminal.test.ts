@@ -222,6 +222,15 @@ describe('the terminal panel', () => {
     expect(text).not.toContain(AGENT_OK);
     expect(text).toContain('Commands the agent runs appear here');
     await screenshot(page, 'terminal-agent-new-session');
+
+    // Back to the first session: its commands are there again, as they ran, and only once.
+    await page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^Run two commands/ }).click();
+    const again = await until(() => hook.lines('agent'), (all) => all.some((line) => line.includes('third-3')), 10_000, 'the first session’s commands');
+    const replayed = again.join('\n');
+    expect(replayed.split(`$ ${AGENT_OK}`)).toHaveLength(2);
+    expect(replayed).toContain('✗ exit code 2');
+    expect(replayed.indexOf(AGENT_OK)).toBeLessThan(replayed.indexOf(AGENT_THIRD));
+    await screenshot(page, 'terminal-agent-session-back');
   });
 
   test('a reloaded window re-attaches to its shells; the dark theme', async () => {
