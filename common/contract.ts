@@ -137,7 +137,21 @@ export const requests = {
   'folders.complete': { input: z.object({ partial: z.string() }).strict(), output: z.array(z.string()) },
   'settings.get': { input: none, output: SettingsViewSchema },
   'settings.update': { input: SettingsUpdateSchema, output: SettingsViewSchema },
-  'settings.testConnection': { input: none, output: z.object({ ok: z.boolean(), message: z.string() }) },
+  /**
+   * One tiny request to the model. With fields, it tests them as typed (the form not yet saved)
+   * over the saved settings, and saves nothing. `code` and its parameters let the window say it
+   * in its own language; `message` is main's English, with the API's details.
+   */
+  'settings.testConnection': {
+    input: z.object({ apiKey: z.string().min(1).optional(), baseURL: z.string().optional(), model: z.string().min(1).optional() }).strict(),
+    output: z.object({
+      ok: z.boolean(),
+      code: z.enum(['connected', 'no_key', 'bad_url', 'auth', 'bad_request', 'forbidden', 'not_found', 'overloaded', 'connection', 'config', 'api']),
+      model: z.string(),
+      answer: z.string().optional(),
+      message: z.string(),
+    }),
+  },
 
   /** The person's own shells, in tabs: node-pty in main, xterm.js in the window. */
   'terminal.create': { input: z.object({ cols: TerminalSize, rows: TerminalSize }).strict(), output: TerminalInfoSchema },

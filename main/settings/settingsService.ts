@@ -3,9 +3,24 @@ import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import type { SettingsUpdate, SettingsView } from '../../common/settings';
-import { describeModelError } from '../agent/modelClient';
+import { describeModelError, ModelError } from '../agent/modelClient';
 import type { KeyStore } from './keyStore';
 import { maskKey, readSettingsFile, resolveModelSettings, writeSettingsFile, type ModelSettings, type SettingsFile } from './modelSettings';
+
+/** Connection values typed in the settings form and not saved yet. */
+export interface ConnectionDraft {
+  apiKey?: string;
+  baseURL?: string;
+  model?: string;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  code: 'connected' | 'no_key' | 'bad_url' | ModelError['code'];
+  model: string;
+  answer?: string;
+  message: string;
+}
 
 /** The settings file's own key field, as a KeyStore (for `keel web` and `keel run`). */
 export function settingsFileKeyStore(dataDir: string): KeyStore {
@@ -111,17 +126,31 @@ export class SettingsService {
     return ok(this.view());
   }
 
-  /** One tiny request, answered in plain words. */
-  async testConnection(): Promise<{ ok: boolean; message: string }> {
-    const settings = this.modelSettings();
-    if (!settings.apiKey) return { ok: false, message: 'No API key is set. Enter one above, or set ANTHROPIC_API_KEY.' };
+  /**
+   * One tiny request, answered in plain words and as a code the window translates. `draft` holds
+   * values typed in the form and not saved: they are tested as they would apply (the environment
+   * still wins), and nothing is saved.
+   */
+  async testConnection(draft: ConnectionDraft = {}): Promise<ConnectionTest> {
+    const file = this.file();
+    const baseURL = draft.baseURL === undefined ? file.baseURL : draft.baseURL.trim() || undefined;
+    const settings = resolveModelSettings(
+      { ...file, apiKey: draft.apiKey ?? this.sessionKey ?? this.storedKey ?? file.apiKey, baseURL, model: draft.model ?? file.model },
+      this.env,
+    );
+    const model = settings.model;
+    if (!settings.apiKey) return { ok: false, code: 'no_key', model, message: 'No API key is set. Enter one above, or set ANTHROPIC_API_KEY.' };
+    if (settings.baseURL && !/^https?:\/\//i.test(settings.baseURL)) {
+      return { ok: false, code: 'bad_url', model, message: `The base URL must start with http:// or https:// (got "${settings.baseURL}").` };
+    }
     const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 0, timeout: 20_000 });
     try {
-      const reply = await client.messages.create({ model: settings.model, max_tokens: 16, messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
-      const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').trim();
-      return { ok: true, message: `Connected: ${settings.model} answered${text ? ` "${text.slice(0, 60)}"` : ''}.` };
+      const reply = await client.messages.create({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
+      const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').trim().slice(0, 60);
+      return { ok: true, code: 'connected', model, ...(text ? { answer: text } : {}), message: `Connected: ${model} answered${text ? ` "${text}"` : ''}.` };
     } catch (error) {
-      return { ok: false, message: describeModelError(error, settings).message };
+      const described = describeModelError(error, settings);
+      return { ok: false, code: described instanceof ModelError ? described.code : 'connection', model, message: described.message };
     }
   }
 }

@@ -19,7 +19,8 @@ const COMPLETION_DELAY_MS = 60;
 /**
  * `keel web` has no native picker: the person types the folder's path, helped by completion from
  * `folders.complete`. A WAI-ARIA combobox with a listbox popup: ↓/↑ move through the folders,
- * Enter or Tab takes the highlighted one (and lists what is inside it), Escape closes the list,
+ * Enter takes the highlighted one (and lists what is inside it), Tab the highlighted or else the
+ * first one shown, Escape closes the list,
  * Enter with nothing highlighted opens the folder.
  */
 export function FolderPathField({ initialPath = '', open, onCancel, autoFocus = false, visibleLabel = false }: Props) {
@@ -103,9 +104,13 @@ export function FolderPathField({ initialPath = '', open, onCancel, autoFocus = 
         return;
       }
       setActive((index) => (event.key === 'ArrowDown' ? (index >= last ? 0 : index + 1) : index <= 0 ? last : index - 1));
-    } else if ((event.key === 'Enter' || event.key === 'Tab') && showing && active >= 0) {
+    } else if (event.key === 'Enter' && showing && active >= 0) {
       event.preventDefault();
       take(active);
+    } else if (event.key === 'Tab' && !event.shiftKey && showing) {
+      // Tab accepts the suggestion shown: the highlighted one, else the first, as a shell completes.
+      event.preventDefault();
+      take(active >= 0 ? active : 0);
     } else if (event.key === 'Escape') {
       if (showing) {
         event.preventDefault();

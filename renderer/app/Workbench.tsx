@@ -10,7 +10,7 @@ import { useSessions } from '../sessions/useSessions';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../status/StatusBar';
 import { useAgentStatus } from '../status/useAgentStatus';
-import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, PANES_MIN_HEIGHT, SIZE_LIMITS } from './layout/paneLayout';
+import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, NARROW_WINDOW, PANES_MIN_HEIGHT, planMaxWidth, SIZE_LIMITS } from './layout/paneLayout';
 import { Separator } from './layout/Separator';
 import { usePaneLayout } from './layout/usePaneLayout';
 import { OpenFolderDialog } from './OpenFolderDialog';
@@ -78,36 +78,88 @@ export function Workbench({ settings }: { settings: SettingsState }) {
     } else setFolderDialogOpen(true);
   };
 
-  const sidebarShown = layout.sidebarOpen && workspace != null;
   const measured = bodySize.width > 0;
+  // In a narrow window the sidebar is a drawer over the panes, closed until asked for (and not remembered).
+  const narrow = measured && bodySize.width < NARROW_WINDOW;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const sidebarShown = (narrow ? drawerOpen : layout.sidebarOpen) && workspace != null;
+  const sessionId = workspace?.sessionId ?? null;
+  useEffect(() => setDrawerOpen(false), [sessionId, narrow]);
+  useEffect(() => {
+    if (!narrow || !drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
+      // Only when the drawer (or nothing) has the focus: Escape in the chat still stops the agent.
+      const focused = document.activeElement;
+      const free = focused === null || focused === document.body || focused === document.documentElement;
+      if (!free && !focused.closest(`#${SIDEBAR_ID}, .sidebar-toggle`)) return;
+      event.preventDefault();
+      setDrawerOpen(false);
+      document.querySelector<HTMLElement>('.sidebar-toggle')?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Element | null;
+      if (target && !target.closest(`#${SIDEBAR_ID}, .sidebar-toggle, dialog`)) setDrawerOpen(false);
+    };
+    window.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [narrow, drawerOpen]);
   const sidebarMax = measured
     ? Math.min(SIZE_LIMITS.sidebar.max, bodySize.width - SIZE_LIMITS.plan.min - CHAT_MIN_WIDTH - 2 * SEPARATOR)
     : SIZE_LIMITS.sidebar.max;
-  const sidebarWidth = Math.max(SIZE_LIMITS.sidebar.min, Math.min(layout.sidebar, sidebarMax));
-  const available = bodySize.width - (sidebarShown ? sidebarWidth + SEPARATOR : 0);
-  const planMax = measured ? Math.min(SIZE_LIMITS.plan.max, available - CHAT_MIN_WIDTH - SEPARATOR) : SIZE_LIMITS.plan.max;
+  // Over the panes (narrow) the sidebar keeps its own width; beside them it leaves the plan and the chat theirs.
+  const sidebarWidth = narrow ? Math.min(layout.sidebar, bodySize.width - 48) : Math.max(SIZE_LIMITS.sidebar.min, Math.min(layout.sidebar, sidebarMax));
+  const available = bodySize.width - (sidebarShown && !narrow ? sidebarWidth + SEPARATOR : 0);
+  const planMax = measured ? planMaxWidth(available, SEPARATOR) : SIZE_LIMITS.plan.max;
   const planWidth = Math.max(SIZE_LIMITS.plan.min, Math.min(layout.plan, planMax));
   const terminalMax = workSize.height > 0 ? Math.min(SIZE_LIMITS.terminal.max, workSize.height - PANES_MIN_HEIGHT - TERMINAL_BAR) : SIZE_LIMITS.terminal.max;
   const terminalHeight = Math.max(SIZE_LIMITS.terminal.min, Math.min(layout.terminal, terminalMax));
+
+  // Saved settings may have fixed what made the last task fail (the key, say): the status bar's
+  // "Error" gives way to Idle rather than stay until the next task.
+  const view = settings.view;
+  const connection = view ? `${view.apiKey.source}|${view.apiKey.masked}|${view.baseURL}|${view.model}` : null;
+  const seenConnection = useRef(connection);
+  const { clearError } = status;
+  useEffect(() => {
+    if (seenConnection.current !== null && connection !== seenConnection.current) clearError();
+    seenConnection.current = connection;
+  }, [connection, clearError]);
 
   const current = sessions.sessions?.find((session) => session.id === workspace?.sessionId);
   const trashFolder = app ? `${app.dataDir}${app.dataDir.includes('\\') ? '\\' : '/'}trash` : null;
 
   return (
     <div className="app">
+      {workspace ? (
+        <a
+          className="skip-link"
+          href="#composer-input"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('composer-input')?.focus();
+          }}
+        >
+          {t('app.skipToComposer')}
+        </a>
+      ) : null}
       <WorkspaceHeader
         app={app}
         workspace={workspace}
         sessionTitle={current ? sessionTitle(current, t) : null}
         sidebarOpen={sidebarShown}
         sidebarId={SIDEBAR_ID}
-        onToggleSidebar={() => toggle('sidebarOpen')}
+        onToggleSidebar={() => (narrow ? setDrawerOpen((value) => !value) : toggle('sidebarOpen'))}
         onOpenFolder={() => void onOpenFolderButton()}
         onOpenSettings={() => setSettingsOpen(true)}
         error={headerError}
         actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
-      <div className="app-body" ref={body}>
+      <div className={`app-body${narrow ? ' is-narrow' : ''}`} ref={body}>
         {sidebarShown && workspace ? (
           <>
             <SessionsSidebar
@@ -120,16 +172,18 @@ export function Workbench({ settings }: { settings: SettingsState }) {
               agentState={status.state}
               onOpenFolder={(path) => void openFolder(path)}
             />
-            <Separator
-              orientation="vertical"
-              label={t('layout.resizeSidebar')}
-              controls={SIDEBAR_ID}
-              value={sidebarWidth}
-              min={SIZE_LIMITS.sidebar.min}
-              max={sidebarMax}
-              onChange={(value) => resize('sidebar', value)}
-              onReset={() => resize('sidebar', DEFAULT_LAYOUT.sidebar)}
-            />
+            {narrow ? null : (
+              <Separator
+                orientation="vertical"
+                label={t('layout.resizeSidebar')}
+                controls={SIDEBAR_ID}
+                value={sidebarWidth}
+                min={SIZE_LIMITS.sidebar.min}
+                max={sidebarMax}
+                onChange={(value) => resize('sidebar', value)}
+                onReset={() => resize('sidebar', DEFAULT_LAYOUT.sidebar)}
+              />
+            )}
           </>
         ) : null}
         <main className="work-area" ref={work}>
@@ -150,7 +204,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                   onReset={() => resize('plan', DEFAULT_LAYOUT.plan)}
                 />
                 <div className="chat-pane">
-                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} />
+                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} noApiKey={settings.view ? !settings.view.apiKey.set : false} />
                   {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>

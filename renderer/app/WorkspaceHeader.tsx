@@ -31,7 +31,7 @@ export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sid
         {workspace ? (
           <button
             type="button"
-            className="icon-button header-icon"
+            className="icon-button header-icon sidebar-toggle"
             aria-expanded={sidebarOpen}
             aria-controls={sidebarOpen ? sidebarId : undefined}
             aria-label={t(sidebarOpen ? 'header.hideSessions' : 'header.showSessions')}
@@ -67,9 +67,9 @@ export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sid
         <div className="header-actions">
           {actions}
           {app !== null && workspace !== undefined && (workspace !== null || app.nativeFolderPicker) ? (
-            <button type="button" className="button" onClick={onOpenFolder}>
+            <button type="button" className="button" onClick={onOpenFolder} title={t('header.openFolder')}>
               <FolderIcon />
-              {t('header.openFolder')}
+              <span className="header-label">{t('header.openFolder')}</span>
             </button>
           ) : null}
           <button type="button" className="icon-button header-icon" aria-label={t('header.settings')} title={t('header.settings')} onClick={onOpenSettings}>

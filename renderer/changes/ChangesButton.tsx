@@ -22,7 +22,7 @@ export function ChangesButton({ count, open, onToggle }: { count: number; open: 
       onClick={onToggle}
     >
       <ChangesIcon />
-      {t('changes.button')}
+      <span className="header-label">{t('changes.button')}</span>
       {count > 0 ? (
         <span className="changes-badge" aria-hidden="true">
           {count}

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { CloseIcon } from '../app/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import { TaskCard } from './TaskCard';
@@ -29,6 +29,21 @@ export function ChangesPanel({ changes, onClose }: { changes: ChangesState; onCl
     };
   }, []);
 
+  // Escape closes the panel when the focus is in it or nowhere (after a confirmation closed, say),
+  // before the chat's Escape (which stops the agent) sees the key; a dialog's Escape is its own.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
+      const focused = document.activeElement;
+      const free = focused === null || focused === document.body || focused === document.documentElement;
+      if (!free && !panel.current?.contains(focused)) return;
+      event.preventDefault();
+      onClose();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [onClose]);
+
   const tasks = changes.tasks ? [...changes.tasks].reverse() : null;
   return (
     <section
@@ -36,12 +51,6 @@ export function ChangesPanel({ changes, onClose }: { changes: ChangesState; onCl
       ref={panel}
       className="changes-panel"
       aria-labelledby="changes-title"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && !(event.target as Element).closest('dialog')) {
-          event.preventDefault();
-          onClose();
-        }
-      }}
     >
       <header className="changes-head">
         <div className="changes-head-text">

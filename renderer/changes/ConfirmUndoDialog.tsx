@@ -23,7 +23,7 @@ export function ConfirmUndoDialog({ scope, taskTitle, files, onCancel, onConfirm
           {t(scope === 'task' ? 'changes.confirm.titleTask' : 'changes.confirm.titleFile')}
         </h2>
         <div id="changes-confirm-body" className="dialog-text">
-          <p>{t('changes.confirm.body', { title: taskTitle })}</p>
+          <p>{t(files.length === 1 ? 'changes.confirm.bodyOne' : 'changes.confirm.body', { title: taskTitle })}</p>
           <ul className="changes-confirm-files">
             {files.map((file) => (
               <li key={file.path}>

@@ -87,6 +87,10 @@ export function TaskCard({ task, onStale }: Props) {
   const undone = task.files.filter((file) => file.state === 'undone');
   const date = new Date(task.at);
   const when = Number.isNaN(date.getTime()) ? task.at : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+  // Undoing a file the agent created deletes it: say so, not "Restored".
+  const createdPaths = new Set(task.files.filter((file) => file.kind === 'created').map((file) => file.path));
+  const removed = outcome?.action === 'undo' ? outcome.done.filter((path) => createdPaths.has(path)) : [];
+  const putBack = outcome ? outcome.done.filter((path) => !removed.includes(path)) : [];
   const doneKey = outcome?.action === 'redo' ? 'changes.done.redo' : 'changes.done.undo';
 
   return (
@@ -136,7 +140,8 @@ export function TaskCard({ task, onStale }: Props) {
       ) : null}
 
       <div className="changes-outcome" role="status">
-        {outcome && outcome.done.length > 0 ? <p className="changes-done">{t(doneKey, { files: outcome.done.join(', ') })}</p> : null}
+        {putBack.length > 0 ? <p className="changes-done">{t(doneKey, { files: putBack.join(', ') })}</p> : null}
+        {removed.length > 0 ? <p className="changes-done">{t(removed.length === 1 ? 'changes.done.removedOne' : 'changes.done.removed', { files: removed.join(', ') })}</p> : null}
         {outcome && outcome.kept.length > 0 ? <p className="changes-kept">{t('changes.kept', { files: outcome.kept.join(', ') })}</p> : null}
       </div>
 
@@ -244,7 +249,11 @@ function FileRow({ file, busy, justDone, onUndo, onRedo }: FileRowProps) {
           </span>
         ) : null}
         <span className="changes-file-spacer" />
-        {justDone ? <span className="changes-chip changes-just-done">{t(justDone === 'undo' ? 'changes.restored' : 'changes.reapplied')}</span> : null}
+        {justDone ? (
+          <span className="changes-chip changes-just-done">
+            {t(justDone === 'redo' ? 'changes.reapplied' : file.kind === 'created' ? 'changes.removed' : 'changes.restored')}
+          </span>
+        ) : null}
         <span className={`changes-chip changes-state-${file.state}`}>{t(`changes.state.${file.state}`)}</span>
         {file.state === 'applied' ? (
           <button type="button" className="button button-small" disabled={busy} aria-label={t('changes.undoFileLabel', { path: file.path })} onClick={onUndo}>

@@ -70,7 +70,7 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         <button type="button" className="button button-primary" disabled={sent} onClick={() => answer({ decision: 'allow_once' })}>
           {t('chat.approval.allowOnce')}
         </button>
-        <button type="button" className="button" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
+        <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
           {t('chat.approval.allowSession')}
           <span className="approval-rule">{ruleText(request.sessionRule, language, t)}</span>
         </button>

@@ -13,10 +13,12 @@ import './chat.css';
 export interface ChatPanelProps {
   /** Opens the settings (e.g. from a 401 error card). */
   onOpenSettings: () => void;
+  /** No API key anywhere (settings or environment): said up front, before a task fails on it. */
+  noApiKey?: boolean;
 }
 
 /** The agent's conversation: transcript, tool cards, approvals and the composer. */
-export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
+export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) {
   const { t } = useI18n();
   const store = useMemo(() => new ChatStore(api), []);
   useEffect(() => store.start(), [store]);
@@ -48,6 +50,13 @@ export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [running, store]);
 
+  // The message box has the focus when a session opens, unless something else took it already.
+  const sessionId = chat.workspace?.sessionId ?? null;
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (sessionId !== null && (focused === null || focused === document.body)) composer.current?.focus();
+  }, [sessionId]);
+
   const announcement = useAnnouncement(chat);
   const hasFolder = Boolean(chat.workspace);
   const empty = chat.loaded && chat.items.length === 0 && !chat.running;
@@ -62,6 +71,16 @@ export function ChatPanel({ onOpenSettings }: ChatPanelProps) {
             <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} retry={chat.retry} />
           )}
         </div>
+        {noApiKey && chat.workspace ? (
+          <div className="no-key-banner" role="note">
+            <p>
+              <strong>{t('chat.noKey.title')}</strong> {t('chat.noKey.text')}
+            </p>
+            <button type="button" className="button button-small" onClick={onOpenSettings}>
+              {t('chat.noKey.open')}
+            </button>
+          </div>
+        ) : null}
         {chat.approvals.length > 0 && (
           <div className="approval-dock">
             {chat.approvals.map((request, index) => (

@@ -121,6 +121,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       <div className="composer-box">
         <textarea
           ref={area}
+          id="composer-input"
           className="composer-input"
           rows={1}
           value={text}

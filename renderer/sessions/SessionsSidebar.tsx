@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { AgentState, TaskOutcome } from '../../common/agentEvents';
 import type { RecentFolder, SessionSummary, WorkspaceInfo } from '../../common/contract';
 import { ChatIcon } from '../app/icons';
@@ -40,6 +40,26 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
   const { t, language } = useI18n();
   const [deleting, setDeleting] = useState<SessionSummary | null>(null);
   const { sessions, recent, error } = state;
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  // One stop in the Tab order for the whole list (roving tabindex): the row last focused, else the
+  // open session. ↑/↓/Home/End move between rows; Delete asks to delete the focused one. Only that
+  // row's delete button is in the Tab order.
+  const rovingId = sessions?.some((session) => session.id === focusedId)
+    ? focusedId
+    : (sessions?.find((session) => session.id === workspace.sessionId)?.id ?? sessions?.[0]?.id ?? null);
+  const onRowKey = (event: KeyboardEvent<HTMLButtonElement>, session: SessionSummary) => {
+    const buttons = [...(event.currentTarget.closest('.session-list')?.querySelectorAll<HTMLButtonElement>('.session-open') ?? [])];
+    const index = buttons.indexOf(event.currentTarget);
+    const target =
+      event.key === 'ArrowDown' ? buttons[index + 1] : event.key === 'ArrowUp' ? buttons[index - 1] : event.key === 'Home' ? buttons[0] : event.key === 'End' ? buttons.at(-1) : undefined;
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    } else if (event.key === 'Delete') {
+      event.preventDefault();
+      setDeleting(session);
+    }
+  };
 
   return (
     <nav id={id} className="sidebar" aria-label={t('sessions.navLabel')} style={{ width }}>
@@ -70,6 +90,10 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
                     type="button"
                     className="session-open"
                     aria-current={current ? 'true' : undefined}
+                    aria-keyshortcuts="Delete"
+                    tabIndex={session.id === rovingId ? 0 : -1}
+                    onFocus={() => setFocusedId(session.id)}
+                    onKeyDown={(event) => onRowKey(event, session)}
                     onClick={() => {
                       if (!current) void state.openSession(session.id);
                     }}
@@ -96,6 +120,7 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
                     className="icon-button icon-button-danger session-delete"
                     aria-label={t('sessions.deleteNamed', { title })}
                     title={t('sessions.delete')}
+                    tabIndex={session.id === rovingId ? 0 : -1}
                     onClick={() => setDeleting(session)}
                   >
                     <TrashIcon />

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
+import type { RequestInput, RequestOutput } from '../../common/contract';
 import type { Language, SettingsUpdate, SettingsView, Theme } from '../../common/settings';
 import { api } from '../api';
 import { Dialog } from '../app/Dialog';
 import { CloseIcon } from '../app/icons';
 import type { SettingsState } from '../app/useSettings';
-import { useI18n } from '../i18n/I18nProvider';
+import { useI18n, type Translate } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
 import { ApiKeyField, type KeyStorageChoice } from './ApiKeyField';
@@ -63,6 +64,25 @@ function draftOf(view: SettingsView): Draft {
 /** A typed number as the contract reads it; anything else goes as NaN (null on the wire) and is refused there. */
 const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
 
+type ConnectionResult = RequestOutput<'settings.testConnection'> & { unsaved: boolean };
+
+/** The connection fields as typed, where they differ from what is saved (and the environment does not override them). */
+function connectionDraft(draft: Draft, view: SettingsView): RequestInput<'settings.testConnection'> {
+  const overridden = new Set(view.environmentOverrides);
+  const input: RequestInput<'settings.testConnection'> = {};
+  if (draft.apiKey.trim() !== '' && !overridden.has('apiKey')) input.apiKey = draft.apiKey.trim();
+  if (!overridden.has('baseURL') && draft.baseURL.trim() !== view.baseURL) input.baseURL = draft.baseURL.trim();
+  if (!overridden.has('model') && draft.model.trim() !== '' && draft.model.trim() !== view.model) input.model = draft.model.trim();
+  return input;
+}
+
+/** main's English as it is (it names the URL and the API's own words); other languages get the code's sentence. */
+function connectionText(test: ConnectionResult, language: string, t: Translate): string {
+  if (test.code === 'connected') return test.answer ? t('settings.test.answered', { model: test.model, answer: test.answer }) : t('settings.test.reached', { model: test.model });
+  if (language === 'en') return test.message;
+  return t(`settings.test.code.${test.code}`, { model: test.model });
+}
+
 /** Only what changed, and never a field the environment overrides. */
 function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   const patch: SettingsUpdate = {};
@@ -93,14 +113,14 @@ interface Props {
  * window: only its masked form and where it comes from.
  */
 export function SettingsDialog({ settings, hasSession, onClose }: Props) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const view = settings.view;
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [generalError, setGeneralError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
-  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
+  const [test, setTest] = useState<ConnectionResult | null>(null);
   const [appearanceError, setAppearanceError] = useState<string | null>(null);
   /** Shown checked at once; main's answer confirms (or, on an error, puts the stored one back). */
   const [appearance, setAppearanceShown] = useState<{ theme: Theme; language: Language } | null>(null);
@@ -144,13 +164,15 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
     setBusy(null);
   };
 
+  /** Tests the connection as typed, saving nothing: Save keeps the values once they work. */
   const testConnection = async () => {
+    if (!view || !draft) return;
     setBusy('test');
     setTest(null);
-    if (await save()) {
-      const result = await api.request('settings.testConnection', {});
-      setTest(result.ok ? result.value : { ok: false, message: result.error.message });
-    }
+    const input = connectionDraft(draft, view);
+    const result = await api.request('settings.testConnection', input);
+    const unsaved = Object.keys(input).length > 0;
+    setTest(result.ok ? { ...result.value, unsaved } : { ok: false, code: 'api', model: draft.model, message: result.error.message, unsaved });
     setBusy(null);
   };
 
@@ -258,11 +280,12 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
 
               <div className="test-connection">
                 <button type="button" className="button" onClick={() => void testConnection()} disabled={busy !== null}>
-                  {busy === 'test' ? t('settings.test.running') : dirty ? t('settings.test.saveAndTest') : t('settings.test.button')}
+                  {busy === 'test' ? t('settings.test.running') : t('settings.test.button')}
                 </button>
                 {test ? (
                   <p className={`test-result ${test.ok ? 'is-ok' : 'is-error'}`} role={test.ok ? 'status' : 'alert'}>
-                    <strong>{t(test.ok ? 'settings.test.ok' : 'settings.test.failed')}</strong> {test.ok ? test.message.replace(/^Connected:\s*/, '') : test.message}
+                    <strong>{t(test.ok ? 'settings.test.ok' : 'settings.test.failed')}</strong> {connectionText(test, language, t)}
+                    {test.unsaved ? <span className="test-unsaved"> {t(test.ok ? 'settings.test.unsavedOk' : 'settings.test.unsaved')}</span> : null}
                   </p>
                 ) : null}
               </div>

@@ -14,6 +14,8 @@ export interface AgentStatusView {
   approvalMode: ApprovalMode | null;
   /** Changes the open session's approval mode; resolves whether main accepted it. */
   setApprovalMode(mode: ApprovalMode): Promise<boolean>;
+  /** Forgets a finished task's error (the settings were fixed): the state reads Idle again. */
+  clearError(): void;
 }
 
 const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
@@ -23,7 +25,7 @@ const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, ca
  * the session changes, then kept current by `agent.event` (`state`, `usage`, task start and end).
  */
 export function useAgentStatus(sessionId: string | null): AgentStatusView {
-  const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
+  const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode' | 'clearError'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
 
   useEffect(() => {
     let live = true;
@@ -50,5 +52,7 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     return result.ok;
   }, []);
 
-  return { ...status, setApprovalMode };
+  const clearError = useCallback(() => setStatus((current) => (current.state === 'error' && !current.running ? { ...current, state: 'idle' } : current)), []);
+
+  return { ...status, setApprovalMode, clearError };
 }

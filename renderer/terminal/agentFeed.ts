@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../common/agentEvents';
+import type { ChatItem } from '../../common/chat';
 import type { Translate } from '../i18n/I18nProvider';
 
 /** What a writer of the agent tab needs: somewhere to write and whether a line is open. */
@@ -29,6 +30,16 @@ export function parseEnding(content: string): { output: string; exitCode?: numbe
   return { output: content, note: undefined };
 }
 
+/** main's bracketed note on how a command ended, in the window's language (unknown notes as they are). */
+export function noteText(note: string, t: Translate): string {
+  if (note.startsWith('timed out')) return t('terminal.note.timeout', { seconds: /after (\d+) s/.exec(note)?.[1] ?? '?' });
+  if (note.startsWith('stopped by the person')) return t('terminal.note.stopped');
+  const signal = /^terminated by signal (\S+)$/.exec(note);
+  if (signal) return t('terminal.note.signal', { signal: signal[1]! });
+  if (note === 'exit code: unknown') return t('terminal.note.unknownExit');
+  return note;
+}
+
 /**
  * Writes the agent's bash commands into the read-only Agent tab as they run: a coloured `$ command`
  * line, the streamed output, then a line with the exit status (green for 0, red otherwise, yellow
@@ -37,6 +48,8 @@ export function parseEnding(content: string): { output: string; exitCode?: numbe
 export class AgentFeed {
   /** Bash calls running, by tool call id: whether any output was streamed for them. */
   private readonly running = new Map<string, { streamed: boolean }>();
+  /** Every bash call written so far: a replayed history never writes one twice. */
+  private readonly written = new Set<string>();
 
   constructor(
     private readonly sink: AgentFeedSink,
@@ -45,13 +58,32 @@ export class AgentFeed {
     private readonly onCommand: () => void,
   ) {}
 
+  /** Forgets the commands in flight and written (another session opened). */
+  reset(): void {
+    this.running.clear();
+    this.written.clear();
+  }
+
+  /**
+   * Writes the bash calls of a session's history (the window opened, or another session did), as
+   * they ran; not counted as new. Returns how many were written.
+   */
+  replay(items: readonly ChatItem[]): number {
+    let count = 0;
+    for (const item of items) {
+      if (item.kind !== 'tool' || item.name !== 'bash' || this.written.has(item.id)) continue;
+      this.start(item.id, item.input);
+      count++;
+      if (item.output) this.apply({ type: 'tool_output', id: item.id, chunk: item.output });
+      if (item.result) this.apply({ type: 'tool_result', id: item.id, name: 'bash', ...item.result });
+    }
+    return count;
+  }
+
   apply(event: AgentEvent): void {
     if (event.type === 'tool_call' && event.name === 'bash') {
-      const input = event.input as { command?: unknown } | null;
-      const command = typeof input?.command === 'string' ? input.command : '';
-      this.running.set(event.id, { streamed: false });
-      this.newLine();
-      this.sink.write(`${COMMAND}$ ${toTerminalLines(command).replace(/\r\n/g, `\r\n${COMMAND}> `)}${RESET}\r\n`);
+      if (this.written.has(event.id)) return;
+      this.start(event.id, event.input);
       this.onCommand();
     } else if (event.type === 'tool_output') {
       const run = this.running.get(event.id);
@@ -69,9 +101,17 @@ export class AgentFeed {
         const colour = exitCode === 0 ? OK : FAILED;
         this.sink.write(`${colour}${exitCode === 0 ? '✓' : '✗'} ${this.t()('terminal.agentExit', { code: exitCode })}${RESET}\r\n\r\n`);
       } else {
-        this.sink.write(`${NOTE}! ${note ?? event.content.split('\n').at(-1) ?? ''}${RESET}\r\n\r\n`);
+        this.sink.write(`${NOTE}! ${noteText(note ?? event.content.split('\n').at(-1) ?? '', this.t())}${RESET}\r\n\r\n`);
       }
     }
+  }
+
+  private start(id: string, input: unknown): void {
+    const command = typeof (input as { command?: unknown } | null)?.command === 'string' ? (input as { command: string }).command : '';
+    this.written.add(id);
+    this.running.set(id, { streamed: false });
+    this.newLine();
+    this.sink.write(`${COMMAND}$ ${toTerminalLines(command).replace(/\r\n/g, `\r\n${COMMAND}> `)}${RESET}\r\n`);
   }
 
   private newLine(): void {

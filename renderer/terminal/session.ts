@@ -123,6 +123,13 @@ export class TerminalSession {
   }
 
   /** Output: written to xterm.js, and acknowledged once it has been parsed. */
+  /** Empties the terminal, scrollback included (the Agent tab, when another session opens). */
+  reset(): void {
+    this.term.reset();
+    if (this.options.kind === 'agent') this.term.write('\x1b[?25l');
+    this.atLineStart = true;
+  }
+
   write(data: string): void {
     if (data === '') return;
     this.atLineStart = data.endsWith('\n');

@@ -43,6 +43,11 @@ export class TerminalStore {
   private agentChosen = false;
   private activeId = AGENT_TAB;
   private agentUnseen = 0;
+  /** Agent commands shown in the Agent tab (this session's, since the window opened). */
+  private agentCommands = 0;
+  /** The session whose commands the Agent tab shows; undefined until known. */
+  private sessionId: string | null | undefined;
+  private readonly feed: AgentFeed;
   private error: string | undefined;
   private ensuring: Promise<void> | undefined;
   private nextNumber = new Map<string, number>();
@@ -52,8 +57,15 @@ export class TerminalStore {
     this.agent = new TerminalSession({ kind: 'agent' });
     this.sessions.set(AGENT_TAB, this.agent);
     const feed = new AgentFeed(this.agent, () => this.t, () => this.commandStarted());
+    this.feed = feed;
     this.snapshot = this.build();
     api.on('agent.event', (event) => feed.apply(event));
+    api.on('workspace.changed', (workspace) => this.sessionOpened(workspace?.sessionId ?? null));
+    void api.request('workspace.current', {}).then((result) => {
+      if (!result.ok || this.sessionId !== undefined) return;
+      this.sessionId = result.value?.sessionId ?? null;
+      void this.replayHistory(this.sessionId);
+    });
     api.on('terminal.output', ({ id, data }) => this.output(id, data));
     api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal));
     new MutationObserver(() => {
@@ -84,6 +96,8 @@ export class TerminalStore {
 
   /** The panel opened or closed; opened with no shell, one is started (or re-attached after a reload). */
   setPanelOpen(open: boolean): void {
+    // Opened with agent commands not seen yet: they are what the person comes for.
+    if (open && !this.panelOpen && this.agentUnseen > 0) this.activeId = AGENT_TAB;
     this.panelOpen = open;
     if (open && this.activeId === AGENT_TAB) this.agentUnseen = 0;
     if (open) void this.ensureShell();
@@ -135,7 +149,8 @@ export class TerminalStore {
         const listed = await this.api.request('terminal.list', {});
         if (listed.ok) for (const info of listed.value) this.adopt(info);
       }
-      const takeOver = this.activeId === AGENT_TAB && !this.agentChosen;
+      // The agent's commands, when it has run any, stay in front; a shell starts behind them.
+      const takeOver = this.activeId === AGENT_TAB && !this.agentChosen && this.agentCommands === 0;
       if (this.shells.length === 0) await this.createShell(takeOver);
       else if (takeOver) this.activeId = this.shells[0]!.info.id;
       this.changed();
@@ -184,7 +199,34 @@ export class TerminalStore {
     this.changed();
   }
 
+  /** Another session opened: the Agent tab starts over, showing only that session's commands. */
+  private sessionOpened(sessionId: string | null): void {
+    const previous = this.sessionId;
+    this.sessionId = sessionId;
+    if (previous === undefined) void this.replayHistory(sessionId);
+    if (previous === undefined || previous === sessionId) return;
+    this.feed.reset();
+    this.agent.reset();
+    this.agent.write(`\x1b[2m${this.t('terminal.agentEmpty')}\x1b[0m\r\n\r\n`);
+    this.agentCommands = 0;
+    this.agentUnseen = 0;
+    this.changed();
+    void this.replayHistory(sessionId);
+  }
+
+  /** The open session's earlier commands, written into the Agent tab as they ran. */
+  private async replayHistory(sessionId: string | null): Promise<void> {
+    if (sessionId === null) return;
+    const history = await this.api.request('chat.history', {});
+    if (!history.ok || this.sessionId !== sessionId) return;
+    const count = this.feed.replay(history.value);
+    if (count === 0) return;
+    this.agentCommands += count;
+    this.changed();
+  }
+
   private commandStarted(): void {
+    this.agentCommands += 1;
     if (!(this.panelOpen && this.activeId === AGENT_TAB)) {
       this.agentUnseen += 1;
       this.changed();

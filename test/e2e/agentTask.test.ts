@@ -182,7 +182,7 @@ describe("a person's whole task (keel web)", () => {
     const card = approvalCard();
     await card.waitFor();
     expect(await card.locator('.approval-command').innerText()).toContain(ECHO);
-    expect(await card.getByRole('button', { name: /Allow for this session/ }).innerText()).toContain('echo commands');
+    expect(await card.getByRole('button', { name: /Allow for this session/ }).innerText()).toContain('every echo command from now on');
     // Focus moved to the card (not onto a button a stray Enter would press).
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('approval-card'))).toBe(true);
     expect(await toolCard(page, 'bash').innerText()).toContain('Waiting for you');
@@ -210,7 +210,7 @@ describe("a person's whole task (keel web)", () => {
     const added = card.locator('.diff-add');
     expect(await added.count()).toBe(1);
     expect(await added.innerText()).toContain('print("Hello!")');
-    expect(await card.getByRole('button', { name: /Allow for this session/ }).innerText()).toContain('all file changes in this folder');
+    expect(await card.getByRole('button', { name: /Allow for this session/ }).innerText()).toContain('every file change in this folder from now on');
     await card.getByRole('textbox', { name: /Reason for denying/ }).fill(DENY_REASON);
     await screenshot(page, 'chat-approval-diff');
     await card.getByRole('button', { name: 'Deny' }).click();

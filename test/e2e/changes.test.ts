@@ -15,7 +15,9 @@ import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
  * versions back; a file the person changed since is a conflict, left alone until "Overwrite anyway".
  */
 
-const TASK = 'Greet in French and add notes';
+// Long, as a person's first message often is: the title wraps and the Undo buttons stay in view.
+const TASK =
+  'Greet in French and add notes — and while you are at it, keep the second line as it is, write the notes as a short checklist, and do not touch anything else in the folder';
 const EXISTING = 'src/greeting.txt';
 const CREATED = 'notes/todo.md';
 // Known bytes: non-ASCII text, no newline at the end.
@@ -135,6 +137,14 @@ describe('the Changes view (keel web)', () => {
     expect(await createdDiff.locator('.diff-add').count()).toBe(4);
     expect(await createdDiff.locator('.diff-del').count()).toBe(0);
     await screenshot(page, 'changes-list');
+    // The long title wraps inside the card: "Undo task" and each "Undo file" lie within the panel.
+    const panelBox = (await panel().boundingBox())!;
+    for (const button of [task.getByRole('button', { name: `Undo task: ${TASK}` }), ...(await task.getByRole('button', { name: /^Undo file / }).all())]) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(panelBox.x + panelBox.width);
+      expect(box.x).toBeGreaterThanOrEqual(panelBox.x);
+    }
+    expect((await task.locator('.changes-task-title').boundingBox())!.height).toBeGreaterThan(25);
 
     // Each file's diff collapses and opens again from its toggle (keyboard).
     const toggle = created.getByRole('button', { name: `Diff of ${CREATED}` });
@@ -160,6 +170,7 @@ describe('the Changes view (keel web)', () => {
     await dialog().waitFor();
     const named = await dialog().locator('.changes-confirm-files li').allInnerTexts();
     expect(named).toHaveLength(2);
+    expect(await dialog().locator('.dialog-text > p').first().innerText()).toMatch(/^These files go back/);
     expect(named.join('\n')).toContain(EXISTING);
     expect(named.join('\n')).toContain(`${CREATED} — created by the agent, it will be deleted`);
     await screenshot(page, 'changes-confirm');
@@ -170,8 +181,17 @@ describe('the Changes view (keel web)', () => {
     expect(existsSync(createdPath)).toBe(false);
     await expect.poll(() => fileRow(EXISTING).getAttribute('data-state')).toBe('undone');
     await expect.poll(() => fileRow(CREATED).getAttribute('data-state')).toBe('undone');
-    expect(await panel().locator('.changes-done').innerText()).toMatch(/^Restored: /);
+    // The edited file was restored; the created one was deleted, and the view says so.
+    expect(await panel().locator('.changes-done').allInnerTexts()).toEqual([`Restored: ${EXISTING}`, `Deleted the file the agent created: ${CREATED}`]);
     expect(await fileRow(EXISTING).locator('.changes-just-done').innerText()).toBe('Restored');
+    expect(await fileRow(CREATED).locator('.changes-just-done').innerText()).toBe('Deleted');
+    await screenshot(page, 'changes-undone');
+    // Escape closes the panel even with the focus nowhere (the confirmation has gone).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Escape');
+    await panel().waitFor({ state: 'detached' });
+    await changesButton().click();
+    await panel().locator('.changes-task').waitFor();
     await page.getByRole('button', { name: 'Changes', exact: true }).waitFor();
   });
 
@@ -212,7 +232,7 @@ describe('the Changes view (keel web)', () => {
     await conflicts.waitFor({ state: 'detached' });
     await expect.poll(() => readFileSync(existingPath).equals(ORIGINAL)).toBe(true);
     await expect.poll(() => fileRow(EXISTING).getAttribute('data-state')).toBe('undone');
-    expect(await panel().locator('.changes-done').innerText()).toContain(EXISTING);
+    expect((await panel().locator('.changes-done').allInnerTexts()).join('\n')).toContain(`Restored: ${EXISTING}`);
   });
 
   test('"Keep my version" leaves the person\'s file and says so', async () => {
@@ -224,6 +244,8 @@ describe('the Changes view (keel web)', () => {
 
     await fileRow(EXISTING).getByRole('button', { name: `Undo file ${EXISTING}` }).click();
     expect(await dialog().locator('.changes-confirm-files li').allInnerTexts()).toEqual([EXISTING]);
+    // One file: said in the singular.
+    expect(await dialog().locator('.dialog-text > p').first().innerText()).toMatch(/^This file goes back to how it was before/);
     await dialog().getByRole('button', { name: 'Undo file' }).click();
     const conflicts = panel().locator('.changes-conflicts');
     await conflicts.waitFor();

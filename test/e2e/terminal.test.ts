@@ -20,6 +20,7 @@ import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } 
 const PROMPT = '[keel-prompt] ';
 const AGENT_OK = 'echo agent-says-$((40+2))';
 const AGENT_FAIL = 'ls /nonexistent-keel-folder';
+const AGENT_THIRD = 'echo third-$((1+2))';
 
 let browser: Browser;
 let keel: KeelWeb;
@@ -65,7 +66,13 @@ beforeAll(async () => {
   writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
   server = await startScriptedAnthropic({
     apiKey: 'k',
-    script: [reply(toolUse('bash', { command: AGENT_OK })), reply(toolUse('bash', { command: AGENT_FAIL })), reply(text('Both commands ran.'))],
+    script: [
+      reply(toolUse('bash', { command: AGENT_OK })),
+      reply(toolUse('bash', { command: AGENT_FAIL })),
+      reply(text('Both commands ran.')),
+      reply(toolUse('bash', { command: AGENT_THIRD })),
+      reply(text('It ran.')),
+    ],
   });
   keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
   browser = await launchChromium();
@@ -188,6 +195,42 @@ describe('the terminal panel', () => {
     await page.keyboard.type('nothing');
     expect((await hook.lines('agent')).join('\n')).not.toContain('nothing');
     await screenshot(page, 'terminal-agent');
+  });
+
+  test('expanding the panel after agent commands shows the Agent tab; another session starts it over', async () => {
+    // The person works in their shell, then collapses the panel; the agent runs a command meanwhile.
+    await page.getByRole('tab', { name: 'bash' }).click();
+    expect(await hook.activeId()).toBe(shell);
+    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Run one more');
+    await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
+    const pill = page.getByRole('button', { name: /Agent/ }).filter({ has: page.locator('.terminal-badge') });
+    await pill.waitFor({ timeout: 15_000 });
+    await page.locator('.chat-panel[data-agent-running="false"]').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'terminal-agent-badge-collapsed');
+
+    // The panel's own toggle (not the badge) opens it on the Agent tab, not on the shell.
+    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+    expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('true');
+    await until(() => hook.lines('agent'), (all) => all.some((line) => line.includes('third-3')), 10_000, 'the third command');
+    await screenshot(page, 'terminal-agent-expanded');
+
+    // A new session: the Agent tab shows none of the previous session's commands.
+    await page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: 'New session', exact: true }).click();
+    await until(() => hook.lines('agent'), (all) => !all.join('\n').includes('third-3'), 10_000, 'the Agent tab to start over');
+    const text = (await hook.lines('agent')).join('\n');
+    expect(text).not.toContain(AGENT_OK);
+    expect(text).toContain('Commands the agent runs appear here');
+    await screenshot(page, 'terminal-agent-new-session');
+
+    // Back to the first session: its commands are there again, as they ran, and only once.
+    await page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^Run two commands/ }).click();
+    const again = await until(() => hook.lines('agent'), (all) => all.some((line) => line.includes('third-3')), 10_000, 'the first session’s commands');
+    const replayed = again.join('\n');
+    expect(replayed.split(`$ ${AGENT_OK}`)).toHaveLength(2);
+    expect(replayed).toContain('✗ exit code 2');
+    expect(replayed.indexOf(AGENT_OK)).toBeLessThan(replayed.indexOf(AGENT_THIRD));
+    await screenshot(page, 'terminal-agent-session-back');
   });
 
   test('a reloaded window re-attaches to its shells; the dark theme', async () => {

@@ -161,6 +161,18 @@ describe('the workbench window (keel web)', () => {
     // The folder's heading can render a frame before the dialog has finished closing.
     await dialog.waitFor({ state: 'detached', timeout: 5_000 });
 
+    // Tab accepts a shown suggestion even when none is highlighted (the first, as a shell would).
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    const third = dialog.getByRole('combobox', { name: 'Folder path' });
+    await third.fill(join(root.path, 'ot'));
+    await dialog.getByRole('listbox', { name: 'Matching folders' }).waitFor();
+    expect(await third.getAttribute('aria-activedescendant')).toBeNull();
+    await third.press('Tab');
+    expect(await third.inputValue()).toBe(`${join(root.path, 'other')}/`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 5_000 });
+
     // Back by the recent folders of the sidebar.
     const recent = page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^demo-project/ });
     await recent.click();
@@ -268,6 +280,10 @@ describe('the workbench window (keel web)', () => {
 
   test('settings: model and max tokens saved, a bad URL refused inline, Test connection, and the key never in the page', async () => {
     const page = await openWorkbench();
+    // No key anywhere: said up front, with the way to the settings, before any task fails on it.
+    const noKey = page.getByRole('note').filter({ hasText: 'No API key set.' });
+    await noKey.waitFor();
+    await screenshot(page, 'workbench-no-key');
     const received: string[] = [];
     page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => received.push(String(payload))));
     const dialog = await openSettings(page);
@@ -294,22 +310,30 @@ describe('the workbench window (keel web)', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'workbench-settings-refused');
 
-    // The scripted server with a wrong key: "Test connection" says to check the key.
+    // The scripted server with a wrong key: "Test connection" tests what is typed, says to check
+    // the key, and saves nothing.
     await baseURL.fill(model.baseURL);
     await dialog.getByLabel('API key').fill(WRONG_KEY);
-    await dialog.getByRole('button', { name: 'Save and test connection' }).click();
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
     const failed = dialog.getByRole('alert').filter({ hasText: 'Could not connect.' });
     await failed.waitFor();
     expect(await failed.innerText()).toContain('Check the API key');
-    expect(await dialog.innerText()).toContain('kept in Keel’s settings file');
+    expect(await failed.innerText()).toContain('not saved');
+    expect(await settingsNow()).toMatchObject({ baseURL: '', apiKey: { set: false } });
 
-    // The right key: connected, and the model's answer is quoted.
+    // The right key: connected, the model's answer quoted; still unsaved until Save.
     model.push(reply(text('OK')));
     await dialog.getByLabel('API key').fill(RIGHT_KEY);
-    await dialog.getByRole('button', { name: 'Save and test connection' }).click();
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
     const connected = dialog.getByRole('status').filter({ hasText: 'Connected.' });
     await connected.waitFor();
-    expect(await connected.innerText()).toBe('Connected. claude-haiku-4-5 answered "OK".');
+    expect(await connected.innerText()).toBe('Connected. claude-haiku-4-5 answered "OK". These values are not saved yet: press Save to keep them.');
+    expect(await settingsNow()).toMatchObject({ baseURL: '', apiKey: { set: false } });
+    await screenshot(page, 'workbench-settings-tested-unsaved');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await settingsNow()).toMatchObject({ baseURL: model.baseURL, apiKey: { set: true } });
+    expect(await dialog.innerText()).toContain('kept in Keel’s settings file');
     // The wrong key was refused by the server; the right one reached the script.
     expect(model.requests.map((request) => request.rejected !== undefined)).toEqual([true, false]);
     expect(await dialog.getByLabel('API key').inputValue()).toBe('');
@@ -327,6 +351,7 @@ describe('the workbench window (keel web)', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Settings');
+    expect(await noKey.count()).toBe(0);
 
     // The key is nowhere in the page nor in anything main sent to it.
     for (const key of [RIGHT_KEY, WRONG_KEY]) {

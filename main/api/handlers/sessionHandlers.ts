@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
+import { emptySessionId } from '../../session/emptySession';
 import { listSessions, sessionExists, trashSession } from '../../session/sessionIndex';
 import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
@@ -15,7 +16,13 @@ export function sessionHandlers(core: KeelCore): Pick<Handlers, 'chat.history' |
       return ok(session ? timelineFromRecords(readTranscript(session.transcriptPath).records) : []);
     },
     'session.list': () => ok(core.currentSession ? listSessions(dataDir, core.currentSession.workspace) : []),
-    'session.new': () => (core.currentSession ? core.openWorkspace(core.currentSession.workspace, { fresh: true }) : noFolder()),
+    'session.new': () => {
+      const session = core.currentSession;
+      if (!session) return noFolder();
+      // An untouched session is reused rather than another empty one made beside it.
+      const empty = emptySessionId(dataDir, session.workspace);
+      return empty === null ? core.openWorkspace(session.workspace, { fresh: true }) : core.openWorkspace(session.workspace, { sessionId: empty });
+    },
     'session.open': ({ id }) => {
       const session = core.currentSession;
       if (!session) return noFolder();

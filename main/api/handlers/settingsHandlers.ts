@@ -6,6 +6,6 @@ export function settingsHandlers(core: KeelCore): Pick<Handlers, 'settings.get' 
   return {
     'settings.get': () => ok(core.settings.view()),
     'settings.update': (patch) => core.settings.update(patch),
-    'settings.testConnection': async () => ok(await core.settings.testConnection()),
+    'settings.testConnection': async (input) => ok(await core.settings.testConnection(input)),
   };
 }

@@ -25,6 +25,16 @@ export const SIZE_LIMITS: Record<PaneSize, { min: number; max: number }> = {
 
 /** What the chat keeps at least, beside the plan; what the panes keep above the terminal. */
 export const CHAT_MIN_WIDTH = 280;
+/** Below this window width the sessions sidebar no longer sits beside the panes: it lies over them when shown. */
+export const NARROW_WINDOW = 1100;
+
+/**
+ * The widest the plan may be beside the chat in `available` pixels: the chat keeps at least half
+ * (and never less than CHAT_MIN_WIDTH), so a narrow window shrinks the plan before the chat.
+ */
+export function planMaxWidth(available: number, separator: number): number {
+  return Math.min(SIZE_LIMITS.plan.max, Math.floor(available - Math.max(CHAT_MIN_WIDTH, available / 2) - separator));
+}
 export const PANES_MIN_HEIGHT = 200;
 
 export const LAYOUT_STORAGE_KEY = 'keel.layout.v1';

@@ -9,6 +9,9 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 
 const marked = new Marked({
   gfm: true,
+  // A single newline in the agent's text is a line break, as in the chat of Claude Code or Cursor:
+  // a long answer of short lines must not run together into one paragraph.
+  breaks: true,
   renderer: {
     // Raw HTML in the model's text is shown as text, never parsed: even an inert parse of
     // `<img onerror=…>` trips the page's CSP, and no answer needs live HTML.
@@ -32,6 +35,8 @@ function purify(html: string): string {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer');
       }
+      // A wide table scrolls sideways on its own; keyboard users reach it to scroll it.
+      if (node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
     });
   }
   return DOMPurify.sanitize(html, { FORBID_TAGS: ['img', 'style', 'form', 'iframe', 'video', 'audio', 'svg', 'math'], FORBID_ATTR: ['style'] });

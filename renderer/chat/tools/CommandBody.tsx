@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
+import { DeniedNote } from './DeniedNote';
 import type { ToolItem } from './ToolCard';
 import { terminalText, type CommandEnding, type CommandResult } from './toolInfo';
 
@@ -25,7 +26,7 @@ export function CommandBody({ item, parsed, running }: { item: ToolItem; parsed:
         {command}
       </pre>
       {ending?.kind === 'denied' ? (
-        <p className="tool-note">{t('chat.command.notRun')}</p>
+        <DeniedNote content={item.result?.content ?? ''} what="command" />
       ) : output.trim() !== '' ? (
         <pre ref={outputRef} className="command-output" tabIndex={0} aria-label={t('chat.command.output')}>
           {output}

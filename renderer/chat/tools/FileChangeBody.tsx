@@ -1,6 +1,7 @@
 import { useI18n } from '../../i18n/I18nProvider';
 import type { ToolApproval } from '../chatStore';
 import { diffFromTexts, diffFromUnified, diffOfNewFile, type DiffView } from './diffLines';
+import { DeniedNote } from './DeniedNote';
 import { DiffTable } from './DiffTable';
 import type { ToolItem } from './ToolCard';
 import { isDenied, stringField } from './toolInfo';
@@ -37,7 +38,7 @@ export function FileChangeBody({ item, diff }: { item: ToolItem; diff: DiffView 
   const result = item.result;
   return (
     <div className="file-change">
-      {result?.isError && <p className={isDenied(result.content) ? 'tool-note' : 'tool-error'}>{result.content}</p>}
+      {result?.isError && (isDenied(result.content) ? <DeniedNote content={result.content} what="change" /> : <p className="tool-error">{result.content}</p>)}
       {diff ? <DiffTable diff={diff} label={t('chat.diff.label', { path })} /> : <p className="tool-note">{t('chat.diff.none')}</p>}
       {result && !result.isError && <p className="tool-note">{result.content}</p>}
     </div>

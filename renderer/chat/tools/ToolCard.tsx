@@ -150,9 +150,10 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
       const pattern = stringField(item.input, 'pattern');
       const where = stringField(item.input, 'path');
       const glob = stringField(item.input, 'glob');
-      const summary = search
-        ? [`/${pattern ?? ''}/`, glob, where && t('chat.tool.inPath', { path: where })].filter(Boolean).join(' ')
-        : [pattern ?? t('chat.tool.allFiles'), where && t('chat.tool.inPath', { path: where })].filter(Boolean).join(' ');
+      const what = search ? [`/${pattern ?? ''}/`, glob].filter(Boolean).join(' ') : (pattern ?? t('chat.tool.allFiles'));
+      // "all files in this folder" / "此文件夹中的所有文件": each language orders the phrase its own way.
+      const place = where === undefined || where === '' ? null : where === '.' || where === './' ? t('chat.tool.thisFolder') : where;
+      const summary = place === null ? what : t('chat.tool.inPath', { what, path: place });
       const count = result && !result.isError ? countResults(result.content) : null;
       return {
         icon: search ? <SearchIcon /> : <ListIcon />,

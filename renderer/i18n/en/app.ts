@@ -1,6 +1,7 @@
 /** Strings of the window's shell: header, layout, status bar, sessions, folders. */
 export const app = {
   'app.name': 'Keel',
+  'app.skipToComposer': 'Skip to the message box',
 
   'common.cancel': 'Cancel',
   'common.close': 'Close',

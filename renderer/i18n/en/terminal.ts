@@ -16,4 +16,8 @@ export const terminal = {
   'terminal.startFailed': 'Could not start a shell: {message}',
   'terminal.noShell': 'No shell is open.',
   'terminal.region': 'Terminal {name}',
+  'terminal.note.timeout': 'Timed out after {seconds} s: the command and its child processes were killed.',
+  'terminal.note.stopped': 'Stopped by you: the command and its child processes were killed.',
+  'terminal.note.signal': 'Ended by signal {signal}.',
+  'terminal.note.unknownExit': 'Exit code unknown.',
 };

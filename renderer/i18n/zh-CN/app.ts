@@ -2,6 +2,7 @@ import type { app as en } from '../en/app';
 
 export const app: Record<keyof typeof en, string> = {
   'app.name': 'Keel',
+  'app.skipToComposer': '跳到消息输入框',
 
   'common.cancel': '取消',
   'common.close': '关闭',
@@ -58,7 +59,7 @@ export const app: Record<keyof typeof en, string> = {
   'status.state.idle': '空闲',
   'status.state.thinking': '思考中',
   'status.state.running_tool': '正在运行工具',
-  'status.state.waiting_approval': '等待你的确认',
+  'status.state.waiting_approval': '等待你的批准',
   'status.state.done': '已完成',
   'status.state.stopped_unfinished': '已停止，计划未完成',
   'status.state.cancelled': '已停止',
@@ -67,7 +68,7 @@ export const app: Record<keyof typeof en, string> = {
   'status.modelTitle': '智能体使用的模型（可在设置中更改）',
   'status.tokens': '输入 {input} · 输出 {output}',
   'status.cache': '缓存读取 {read} · 写入 {write}',
-  'status.tokensTitle': '本会话的词元：输入 {input}，输出 {output}，从缓存读取 {cacheRead}，写入缓存 {cacheWrite}',
+  'status.tokensTitle': '本会话的 token：输入 {input}，输出 {output}，从缓存读取 {cacheRead}，写入缓存 {cacheWrite}',
   'status.cost': '≈ {cost}',
   'status.costTitle': '按 {model} 的公开价格估算；实际账单可能不同。',
   'status.approval.button': '批准模式：{mode}。点击更改',

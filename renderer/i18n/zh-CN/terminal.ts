@@ -17,4 +17,8 @@ export const terminal: Record<keyof typeof en, string> = {
   'terminal.startFailed': '无法启动 shell：{message}',
   'terminal.noShell': '没有打开的 shell。',
   'terminal.region': '终端 {name}',
+  'terminal.note.timeout': '{seconds} 秒后超时：命令及其子进程已被终止。',
+  'terminal.note.stopped': '已被你停止：命令及其子进程已被终止。',
+  'terminal.note.signal': '被信号 {signal} 终止。',
+  'terminal.note.unknownExit': '退出码未知。',
 };

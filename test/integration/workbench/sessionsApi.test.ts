@@ -102,8 +102,29 @@ describe('the sessions of the open folder', () => {
     harness = await startAgentHarness([]);
     const { core } = harness;
     const ids = [core.currentSession!.id];
-    for (let i = 0; i < 4; i++) ids.push(value(await core.handlers['session.new']({})).sessionId);
+    for (let i = 0; i < 4; i++) {
+      // Something in each (its approval mode), so that "New session" does not reuse it.
+      value(await core.handlers['approval.setMode']({ mode: 'ask' }));
+      ids.push(value(await core.handlers['session.new']({})).sessionId);
+    }
     expect(value(await core.handlers['session.list']({})).map((s) => s.id)).toEqual([...ids].reverse());
+  });
+
+  it('session.new reuses a session in which nothing happened yet, rather than piling up empty ones', async () => {
+    harness = await startAgentHarness([]);
+    const { core } = harness;
+    const first = core.currentSession!.id;
+    // The open session is untouched: "New session" stays on it.
+    expect(value(await core.handlers['session.new']({})).sessionId).toBe(first);
+    expect(value(await core.handlers['session.list']({}))).toHaveLength(1);
+    // Once something happened in it, a new one is made; from there, back to an old one and
+    // "New session" again goes to that same untouched one.
+    value(await core.handlers['approval.setMode']({ mode: 'ask' }));
+    const second = value(await core.handlers['session.new']({})).sessionId;
+    expect(second).not.toBe(first);
+    value(await core.handlers['session.open']({ id: first }));
+    expect(value(await core.handlers['session.new']({})).sessionId).toBe(second);
+    expect(value(await core.handlers['session.list']({})).map((s) => s.id)).toEqual([second, first]);
   });
 
   it('session.open of a session that does not exist says so in words for the window', async () => {
@@ -142,6 +163,7 @@ describe('deleting a session', () => {
     harness = await startAgentHarness([hang()]);
     const { core } = harness;
     const other = core.currentSession!.id;
+    value(await core.handlers['approval.setMode']({ mode: 'ask' }));
     const busy = value(await core.handlers['session.new']({})).sessionId;
     const task = await startTask(harness, 'think forever');
     await waitFor(() => harness!.server.requests.length === 1, 'the request');

@@ -215,6 +215,21 @@ describe('settings.testConnection', () => {
     expect(value(await core.handlers['settings.testConnection']({})).ok).toBe(true);
   });
 
+  it('tests the values typed in the form, saving none of them, and answers with a code', async () => {
+    server = await startScriptedAnthropic({ script: [reply(text('OK'))], apiKey: KEY });
+    writeSettingsFile(dataDir, { model: 'claude-saved' });
+    const core = await webCore();
+    const wrong = value(await core.handlers['settings.testConnection']({ apiKey: 'sk-ant-wrong-key-000000000', baseURL: server.baseURL }));
+    expect(wrong).toMatchObject({ ok: false, code: 'auth', model: 'claude-saved' });
+    const right = value(await core.handlers['settings.testConnection']({ apiKey: KEY, baseURL: server.baseURL, model: 'claude-typed' }));
+    expect(right).toMatchObject({ ok: true, code: 'connected', model: 'claude-typed', answer: 'OK' });
+    expect(server.requests.at(-1)!.body.model).toBe('claude-typed');
+    // Nothing was saved: the settings still have no key, no base URL and the saved model.
+    expect(value(await core.handlers['settings.get']({}))).toMatchObject({ apiKey: { set: false }, baseURL: '', model: 'claude-saved' });
+    expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain(KEY);
+    expect(value(await core.handlers['settings.testConnection']({ baseURL: 'not a url', apiKey: KEY }))).toMatchObject({ ok: false, code: 'bad_url' });
+  });
+
   it('when nothing answers: not ok, says the connection failed and where', async () => {
     server = await startScriptedAnthropic({ script: [], apiKey: KEY });
     const baseURL = server.baseURL;

@@ -1,0 +1,268 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { board, screenshot } from './support/board';
+import { launchChromium, newPage } from './support/chromium';
+import { connectKeelSocket } from './support/keelSocket';
+import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+
+/*
+ * The window at every size it may have: 1400×900, 1024×700 and the Electron window's minimum
+ * size (720×480, main/electron/window.ts), in both themes and both languages. Nothing may be cut
+ * off: every key control is inside the viewport, or its own pane scrolls it there, and nothing
+ * else covers it. An empty session, then a task waiting for approval with a wide table and a long
+ * command in the chat.
+ */
+
+const SIZES = [
+  { width: 1400, height: 900 },
+  { width: 1024, height: 700 },
+  { width: 720, height: 480 },
+] as const;
+const LOOKS = [
+  { theme: 'light', language: 'en' },
+  { theme: 'dark', language: 'zh-CN' },
+  { theme: 'dark', language: 'en' },
+  { theme: 'light', language: 'zh-CN' },
+] as const;
+
+const WIDE_TABLE = [
+  '| Benchmark | Latency | Throughput | Memory | Allocations | Notes |',
+  '|---|---|---|---|---|---|',
+  '| parse | 12 ms | 8,000/s | 40 MB | 1,200 | `JSON.parse(readFileSync(path, "utf8"))` on the full fixture |',
+].join('\n');
+const LONG_COMMAND = `python3 -c "print('${'a very long argument '.repeat(8)}')"`;
+
+const home = tempDir('layout-home');
+const root = tempDir('layout-ws');
+const folder = join(root.path, 'layout-project');
+mkdirSync(folder);
+writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'ask' }));
+
+let browser: Browser;
+let keel: KeelWeb;
+let model: ScriptedAnthropic;
+let opened: { page: Page; errors: string[] }[] = [];
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
+async function setLook(look: (typeof LOOKS)[number]): Promise<void> {
+  const socket = await connectKeelSocket(keel.url);
+  const result = await socket.request('settings.update', { theme: look.theme, language: look.language });
+  socket.close();
+  if (!result.ok) throw new Error(result.error.message);
+}
+
+async function open(size: (typeof SIZES)[number]): Promise<Page> {
+  const page = await newPage(browser, { viewport: size });
+  opened.push(page);
+  await page.page.goto(keel.url);
+  await board(page.page).waitFor();
+  await page.page.locator('#composer-input').waitFor();
+  return page.page;
+}
+
+/**
+ * Why the control cannot be reached, or null when it can: after its own scrolling pane has
+ * scrolled it into view, it lies inside the viewport and inside every ancestor that clips, and it
+ * is what a click at its centre hits.
+ */
+async function unreachable(page: Page, name: string, locator: Locator): Promise<string | null> {
+  if ((await locator.count()) === 0) return `${name}: not there`;
+  const control = locator.first();
+  await control.scrollIntoViewIfNeeded();
+  return control.evaluate((element, label) => {
+    const box = element.getBoundingClientRect();
+    const describe = (r: DOMRect) => `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+    if (box.width === 0 || box.height === 0) return `${label}: has no size`;
+    if (box.left < -0.5 || box.top < -0.5 || box.right > window.innerWidth + 0.5 || box.bottom > window.innerHeight + 0.5) {
+      return `${label}: at ${describe(box)}, outside the ${window.innerWidth}×${window.innerHeight} window`;
+    }
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+      const style = getComputedStyle(parent);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const clip = parent.getBoundingClientRect();
+      if (box.left < clip.left - 0.5 || box.right > clip.right + 0.5 || box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5) {
+        return `${label}: at ${describe(box)}, cut off by .${[...parent.classList].join('.')} at ${describe(clip)}`;
+      }
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (hit === null || !(element === hit || element.contains(hit))) return `${label}: covered by ${hit?.outerHTML.slice(0, 80) ?? 'nothing'}`;
+    return null;
+  }, name);
+}
+
+async function problems(page: Page, controls: Record<string, Locator>): Promise<string[]> {
+  const found: string[] = [];
+  for (const [name, locator] of Object.entries(controls)) {
+    const problem = await unreachable(page, name, locator);
+    if (problem) found.push(problem);
+  }
+  // The page itself never scrolls sideways: every pane fits the window or scrolls inside itself.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 0) found.push(`the page is ${overflow}px wider than the window`);
+  return found;
+}
+
+/** The controls every workbench state must keep reachable. */
+function keyControls(page: Page): Record<string, Locator> {
+  return {
+    'sessions toggle': page.locator('.sidebar-toggle'),
+    'Changes button': page.locator('.header-actions .changes-button'),
+    'Open Folder… button': page.locator('.header-actions > .button:not(.changes-button)'),
+    'settings button': page.locator('.header-actions > .icon-button'),
+    'plan: new step field': page.locator('.add-item .add-input'),
+    'plan: Add button': page.locator('.add-item button[type=submit]'),
+    'message box': page.locator('#composer-input'),
+    'Send button': page.locator('.composer button[type=submit]'),
+    'terminal toggle': page.locator('#terminal-title'),
+    'approval mode menu': page.locator('.approval-mode > .status-button'),
+  };
+}
+
+beforeAll(async () => {
+  model = await startScriptedAnthropic({
+    apiKey: 'k',
+    script: [reply(text(`Here is what I measured.\n\n${WIDE_TABLE}\n\nNext I run it.`), toolUse('bash', { command: LONG_COMMAND }))],
+  });
+  browser = await launchChromium();
+  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: 'k' } });
+});
+
+afterEach(async () => {
+  const pages = opened;
+  opened = [];
+  await Promise.all(pages.map(({ page }) => page.context().close()));
+  expect(pages.flatMap((p) => p.errors)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await keel?.stop();
+  await model?.close();
+  home.remove();
+  root.remove();
+});
+
+describe('the window at 1400, 1024 and 720 px wide', () => {
+  test('an empty session: every control reachable, and the message box never over the example tasks', async () => {
+    const found: string[] = [];
+    for (const look of LOOKS) {
+      await setLook(look);
+      for (const size of SIZES) {
+        const page = await open(size);
+        const where = `${size.width}×${size.height} ${look.theme} ${look.language}`;
+        await page.locator('.chat-empty').waitFor();
+        found.push(...(await problems(page, keyControls(page))).map((problem) => `${where}: ${problem}`));
+        // The example tasks scroll above the composer; none lies under it.
+        const composer = (await page.locator('.composer').boundingBox())!;
+        for (const example of await page.locator('.example-task').all()) {
+          await example.scrollIntoViewIfNeeded();
+          const box = (await example.boundingBox())!;
+          if (box.y + box.height > composer.y + 0.5) found.push(`${where}: an example task runs under the message box`);
+          const problem = await unreachable(page, 'example task', example);
+          if (problem) found.push(`${where}: ${problem}`);
+        }
+        await page.locator('.chat-body').evaluate((element) => element.scrollTo(0, 0));
+        await screenshot(page, `layout-empty-${size.width}-${look.theme}-${look.language}`);
+        if (size.width === 720 && look.theme === 'light' && look.language === 'en') expect(await axeProblems(page)).toEqual([]);
+        await page.context().close();
+      }
+    }
+    expect(found).toEqual([]);
+  }, 240_000);
+
+  test('in a narrow window the sessions sidebar is a drawer: shown over the panes on demand, closed by Escape', async () => {
+    await setLook(LOOKS[0]);
+    const page = await open(SIZES[2]);
+    const sidebar = page.getByRole('navigation', { name: 'Sessions and folders' });
+    expect(await sidebar.count()).toBe(0);
+    const toggle = page.getByRole('button', { name: 'Show sessions' });
+    await toggle.click();
+    await sidebar.waitFor();
+    expect(await unreachable(page, 'New session', sidebar.getByRole('button', { name: 'New session', exact: true }))).toBeNull();
+    // Over the panes: the chat keeps its width.
+    const chatBox = (await page.locator('.chat-pane').boundingBox())!;
+    expect(chatBox.width).toBeGreaterThan(340);
+    await screenshot(page, 'layout-drawer-720');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => sidebar.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('sidebar-toggle'))).toBe(true);
+    // At 1400 the sidebar sits beside the panes, and hiding it gives the panes its width.
+    const wide = await open(SIZES[0]);
+    const wideSidebar = wide.getByRole('navigation', { name: 'Sessions and folders' });
+    await wideSidebar.waitFor();
+    const before = (await wide.locator('.work-area').boundingBox())!.width;
+    await wide.getByRole('button', { name: 'Hide sessions' }).click();
+    await expect.poll(async () => (await wide.locator('.work-area').boundingBox())!.width).toBeGreaterThan(before + 100);
+    await wide.getByRole('button', { name: 'Show sessions' }).click();
+    await wideSidebar.waitFor();
+  }, 60_000);
+
+  test('a task waiting for approval, with a wide table and a long command: every control reachable', async () => {
+    await setLook(LOOKS[0]);
+    const first = await open(SIZES[0]);
+    await first.locator('#composer-input').fill('Measure the parser');
+    await first.locator('#composer-input').press('Enter');
+    await first.locator('.approval-card').waitFor();
+    await first.context().close();
+
+    const found: string[] = [];
+    for (const look of LOOKS) {
+      await setLook(look);
+      for (const size of SIZES) {
+        const page = await open(size);
+        const where = `${size.width}×${size.height} ${look.theme} ${look.language}`;
+        const card = page.locator('.approval-card');
+        await card.waitFor();
+        await page.locator('.chat-assistant table').waitFor();
+        const controls = {
+          ...keyControls(page),
+          'Send button': page.locator('.composer button[type=submit]'),
+          'Stop button': page.locator('.composer .button-stop'),
+          'Allow once': card.locator('.approval-actions > .button-primary'),
+          'Allow for this session': card.locator('.approval-actions > .button:not(.button-primary)'),
+          'deny reason': card.locator('.approval-deny input'),
+          Deny: card.locator('.approval-deny .button-danger'),
+        };
+        found.push(...(await problems(page, controls)).map((problem) => `${where}: ${problem}`));
+        // The deny reason's placeholder is whole in its field.
+        const cut = await card.locator('.approval-deny input').evaluate((input: HTMLInputElement) => {
+          const probe = document.createElement('span');
+          probe.textContent = input.placeholder;
+          probe.style.font = getComputedStyle(input).font;
+          probe.style.position = 'absolute';
+          probe.style.whiteSpace = 'pre';
+          document.body.append(probe);
+          const needed = probe.getBoundingClientRect().width;
+          probe.remove();
+          const style = getComputedStyle(input);
+          return needed > input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 0.5;
+        });
+        if (cut) found.push(`${where}: the deny reason's placeholder is cut off`);
+        // The table's header words stay whole: no header is narrower than its longest word.
+        const broken = await page.locator('.chat-assistant th').evaluateAll((cells) =>
+          cells.filter((cell) => cell.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(cell).lineHeight) + 12).map((cell) => cell.textContent),
+        );
+        if (broken.length > 0) found.push(`${where}: table headers broken over lines: ${broken.join(', ')}`);
+        await card.scrollIntoViewIfNeeded();
+        await screenshot(page, `layout-approval-${size.width}-${look.theme}-${look.language}`);
+        if (size.width === 1024 && look.theme === 'dark' && look.language === 'zh-CN') expect(await axeProblems(page)).toEqual([]);
+        await page.context().close();
+      }
+    }
+    expect(found).toEqual([]);
+  }, 300_000);
+});
