@@ -16,6 +16,12 @@ export function describeFsError(error: unknown, displayPath: string, action: str
   // A cancel may carry any reason; what matters is that the person stopped the task.
   if (signal?.aborted || isAbort(error)) return `Stopped: the task was cancelled while ${action} "${displayPath}".`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if ((error as { inUse?: boolean } | undefined)?.inUse === true) {
+    return (
+      `"${displayPath}" is in use by another program (an editor, an antivirus scan, the search indexer or OneDrive may hold it open), ` +
+      `so ${action} it failed after several tries and it was left unchanged. Ask the person to close it, or try again in a moment.`
+    );
+  }
   switch (code) {
     case 'ENOENT':
       return `"${displayPath}" does not exist. Check the path (list_files shows what is there).`;
@@ -35,7 +41,7 @@ export function describeFsError(error: unknown, displayPath: string, action: str
     case 'ENAMETOOLONG':
       return `The path "${displayPath}" is too long for the file system. Use a shorter name.`;
     case 'EBUSY':
-      return `"${displayPath}" is busy (locked by another program). Try again once it is closed.`;
+      return `"${displayPath}" is in use by another program (locked). Try again once it is closed.`;
     default: {
       const detail = error instanceof Error ? error.message : String(error);
       return `Failed while ${action} "${displayPath}": ${detail}`;

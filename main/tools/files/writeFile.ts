@@ -6,7 +6,7 @@ import { atomicWriteFile } from './atomicWrite';
 import { resolveInWorkspace } from './confine';
 import { describeUnrepresentable, encode, UTF8, type TextEncoding } from './encoding';
 import { describeFsError, failure, success } from './errors';
-import { probeTarget } from './existingFile';
+import { hardLinkNote, probeTarget } from './existingFile';
 import { countLines, formatSize } from './text';
 
 const inputSchema = z.object({
@@ -26,7 +26,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path);
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     try {
@@ -67,6 +67,8 @@ export const writeFileTool: Tool<typeof inputSchema> = {
       if (encoding !== UTF8) details.push(`kept ${encoding.label}`);
       if (keptCrlf) details.push('kept CRLF line endings');
       if (target.kind === 'file' && target.sniffed.kind === 'binary') details.push('replaced a binary file');
+      const linkNote = target.kind === 'file' ? hardLinkNote(target.links) : undefined;
+      if (linkNote) details.push(linkNote);
       const verb = target.kind === 'file' ? 'Overwrote' : 'Created';
       return success(`${verb} ${shown} (${details.join(', ')}).`);
     } catch (error) {
