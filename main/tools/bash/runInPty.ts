@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { spawn, type IPty } from 'node-pty';
-import { destroyQuietly, killQuietly } from './ptyQuietly';
+import type { IPty } from 'node-pty';
+import { spawnPty } from '../../platform/pty';
+import { endPtyProcesses } from '../../platform/ptyKill';
+import { destroyQuietly } from './ptyQuietly';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './killTree';
 import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
 import { shellInvocation, type ShellInvocation } from './shell';
@@ -69,9 +71,12 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
   }
   await assertDirectory(options.cwd);
   const marker = randomUUID();
+  const scriptFile = shell.scriptFile;
+  if (scriptFile) await writeFile(scriptFile.path, scriptFile.bytes, { mode: 0o600 });
+  const removeScript = () => (scriptFile ? rm(scriptFile.path, { force: true }).catch(() => undefined) : undefined);
   let pty: IPty;
   try {
-    pty = spawn(shell.file, shell.args, {
+    pty = spawnPty(shell.file, shell.args, {
       name: 'xterm-256color',
       cols: options.cols ?? DEFAULT_COLS,
       rows: options.rows ?? DEFAULT_ROWS,
@@ -82,6 +87,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       encoding: null,
     });
   } catch (error) {
+    void removeScript();
     throw new Error(`Could not start ${shell.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const heldTerminal = holdTerminalOpen(pty);
@@ -120,6 +126,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       emit(decoder.decode()); // an incomplete character at the very end becomes U+FFFD
       if (!exit) destroyQuietly(pty);
       if (heldTerminal !== undefined) closeQuietly(heldTerminal);
+      void removeScript();
       resolve({
         output: collector.finish(),
         ending,
@@ -140,17 +147,12 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
     const kill = (why: 'timeout' | 'aborted') => {
       if (exit || killed) return;
       ending = why;
-      killed = killProcessTree(pty.pid, {
-        marker: `${RUN_MARKER_VARIABLE}=${marker}`,
-        graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-        rootExited: () => exit !== undefined,
-      })
-        .catch(() => undefined)
-        // ConPTY: closing the pseudo-console ends what is still attached to it. After taskkill,
-        // which needs the shell alive to find its children.
-        .then(() => {
-          if (process.platform === 'win32') killQuietly(pty);
-        });
+      const exitSeen = () => exit !== undefined;
+      killed = endPtyProcesses(pty, {
+        exitSeen,
+        killTree: (pid) =>
+          killProcessTree(pid, { marker: `${RUN_MARKER_VARIABLE}=${marker}`, graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, rootExited: exitSeen }),
+      }).then(() => undefined);
       void killed.then(() => {
         if (!settled) exitWait = setTimeout(finish, EXIT_WAIT_AFTER_KILL_MS);
       });
