@@ -18,3 +18,12 @@ export function spawnPty(file: string, args: string[], options: IPtyForkOptions 
   ensureSpawnHelperExecutable();
   return spawn(file, args, { ...options, ...ptyPlatformOptions() });
 }
+
+/**
+ * How a command's output is read into lines: ConPTY (Windows) repaints a screen, so its output is
+ * rendered in a headless terminal first; a POSIX pty passes the program's bytes through, and
+ * lines are cleaned one by one (faster, and keeps every line of a flood).
+ */
+export function outputRendering(platform: NodeJS.Platform = process.platform): 'screen' | 'lines' {
+  return platform === 'win32' ? 'screen' : 'lines';
+}

@@ -3,10 +3,11 @@ import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import type { IPty } from 'node-pty';
-import { spawnPty } from '../../platform/pty';
+import { outputRendering, spawnPty } from '../../platform/pty';
 import { endPtyProcesses } from '../../platform/ptyKill';
 import { destroyQuietly } from './ptyQuietly';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './killTree';
+import { ScreenLines } from './screenLines';
 import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
 import { shellInvocation, type ShellInvocation } from './shell';
 
@@ -25,6 +26,8 @@ export interface PtyRunOptions {
   rows?: number;
   limits?: Partial<OutputLimits>;
   killGraceMs?: number;
+  /** Read output as a rendered screen (ConPTY's repaints) or line by line; by platform (see outputRendering). */
+  rendering?: 'screen' | 'lines';
 }
 
 export interface PtyRunResult {
@@ -71,6 +74,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
   }
   await assertDirectory(options.cwd);
   const marker = randomUUID();
+  const cols = options.cols ?? DEFAULT_COLS;
   const scriptFile = shell.scriptFile;
   if (scriptFile) await writeFile(scriptFile.path, scriptFile.bytes, { mode: 0o600 });
   const removeScript = () => (scriptFile ? rm(scriptFile.path, { force: true }).catch(() => undefined) : undefined);
@@ -78,7 +82,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
   try {
     pty = spawnPty(shell.file, shell.args, {
       name: 'xterm-256color',
-      cols: options.cols ?? DEFAULT_COLS,
+      cols,
       rows: options.rows ?? DEFAULT_ROWS,
       cwd: options.cwd,
       env: runEnvironment(options.env, marker),
@@ -92,6 +96,9 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
   }
   const heldTerminal = holdTerminalOpen(pty);
 
+  const screen =
+    (options.rendering ?? outputRendering()) === 'screen' ? new ScreenLines((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS) : undefined;
+
   return new Promise<PtyRunResult>((resolve) => {
     const decoder = new TextDecoder('utf-8');
     let ending: PtyRunResult['ending'] = 'exited';
@@ -102,7 +109,8 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
 
     const emit = (text: string) => {
       if (text === '') return;
-      collector.push(text);
+      if (screen) screen.push(text);
+      else collector.push(text);
       try {
         options.onOutput?.(text);
       } catch {
@@ -127,14 +135,15 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       if (!exit) destroyQuietly(pty);
       if (heldTerminal !== undefined) closeQuietly(heldTerminal);
       void removeScript();
-      resolve({
-        output: collector.finish(),
+      const result = {
         ending,
         exitCode: exit && !exit.signal ? exit.exitCode : null,
         signal: exit?.signal ? signalName(exit.signal) : null,
         durationMs: Date.now() - started,
         shell: shell.name,
-      });
+      };
+      // The screen renders asynchronously: its last lines reach the collector only after this.
+      void (screen?.finish() ?? Promise.resolve()).then(() => resolve({ output: collector.finish(), ...result }));
     };
 
     const exitListener = pty.onExit((event) => {
