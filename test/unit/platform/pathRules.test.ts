@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathProblem } from '../../../main/platform/pathRules';
@@ -71,5 +72,28 @@ describe('control characters (issue 9.7)', () => {
   it('NUL is refused everywhere', async () => {
     const result = await resolveInWorkspace(ws.root, path.join('a\0b'));
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('write_file with Windows rules (15.9, 15.14)', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => (ws = makeWorkspace()));
+  afterEach(() => ws.cleanup());
+
+  it('refuses con.txt, a trailing dot and a stream name, and creates nothing', async () => {
+    const context = { ...ws.context, platform: 'win32' as const };
+    for (const name of ['con.txt', 'src/nul', 'notes.', 'a.txt:hidden']) {
+      const result = await writeFileTool.run({ path: name, content: 'x' }, context);
+      expect(result.isError, name).toBe(true);
+    }
+    expect((await listFilesTool.run({}, ws.context)).content).toMatch(/^No files match/);
+  });
+
+  it('writes a new .ps1 with a UTF-8 BOM on Windows, and without one elsewhere', async () => {
+    const windows = await writeFileTool.run({ path: 'setup.ps1', content: 'Write-Output "你好"\n' }, { ...ws.context, platform: 'win32' });
+    expect(windows.content).toMatch(/UTF-8 with BOM, as Windows PowerShell 5\.1 needs/);
+    expect([...readFileSync(path.join(ws.root, 'setup.ps1')).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    await writeFileTool.run({ path: 'other.ps1', content: 'Write-Output "x"\n' }, { ...ws.context, platform: 'darwin' });
+    expect(readFileSync(path.join(ws.root, 'other.ps1'))[0]).toBe(0x57);
   });
 });
