@@ -50,6 +50,12 @@ describe('atomic rename on Windows, when another program holds the file (15.5)',
     expect(message).not.toMatch(/permissions/);
   });
 
+  it('a refusal outside the rename is explained as Windows’ usual cause, not permissions', () => {
+    const message = describeFsError(busy('EPERM'), 'a.txt', 'writing', undefined, 'win32');
+    expect(message).toMatch(/another program may have it open/);
+    expect(message).not.toMatch(/permissions/);
+  });
+
   it('does not retry on Linux and macOS, where EPERM means permissions', async () => {
     const target = ws.file('a.txt', 'old\n');
     let calls = 0;
