@@ -26,6 +26,8 @@ export interface PtyRunOptions {
   rows?: number;
   limits?: Partial<OutputLimits>;
   killGraceMs?: number;
+  /** How to start the command; this platform's shell (see shellInvocation) by default. */
+  invocation?: ShellInvocation;
   /** Read output as a rendered screen (ConPTY's repaints) or line by line; by platform (see outputRendering). */
   rendering?: 'screen' | 'lines';
 }
@@ -67,7 +69,7 @@ const EXIT_WAIT_AFTER_KILL_MS = 2000;
  */
 export async function runInPty(command: string, options: PtyRunOptions): Promise<PtyRunResult> {
   const started = Date.now();
-  const shell = shellInvocation(command);
+  const shell = options.invocation ?? shellInvocation(command);
   const collector = new OutputCollector(options.limits);
   if (options.signal?.aborted) {
     return { output: collector.finish(), ending: 'aborted', exitCode: null, signal: null, durationMs: 0, shell: shell.name };
@@ -134,7 +136,6 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       emit(decoder.decode()); // an incomplete character at the very end becomes U+FFFD
       if (!exit) destroyQuietly(pty);
       if (heldTerminal !== undefined) closeQuietly(heldTerminal);
-      void removeScript();
       const result = {
         ending,
         exitCode: exit && !exit.signal ? exit.exitCode : null,
@@ -143,7 +144,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
         shell: shell.name,
       };
       // The screen renders asynchronously: its last lines reach the collector only after this.
-      void (screen?.finish() ?? Promise.resolve()).then(() => resolve({ output: collector.finish(), ...result }));
+      void Promise.all([screen?.finish(), removeScript()]).then(() => resolve({ output: collector.finish(), ...result }));
     };
 
     const exitListener = pty.onExit((event) => {

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInPty } from '../../../../main/tools/bash/runInPty';
 import { ScreenLines } from '../../../../main/tools/bash/screenLines';
+import { findOnPath } from '../../../../main/tools/bash/shell';
 import { outputRendering } from '../../../../main/platform/pty';
 import { makeWorkspace } from './support';
 
@@ -70,5 +73,27 @@ describe('runInPty with screen rendering, through a real pty', () => {
     const text = run.output.text.split('\n');
     expect(text.slice(0, 3)).toEqual(['1', '2', '3']);
     expect(text.at(-1)).toBe('6000');
+  });
+});
+
+describe('a long PowerShell script goes through a temp file (15.14)', () => {
+  let remove: (() => void) | undefined;
+  afterEach(() => remove?.());
+
+  it('is written before the shell starts and removed after it ends', async () => {
+    const ws = makeWorkspace();
+    remove = ws.remove;
+    // The same mechanics as `pwsh -File keel-….ps1`, with bash reading the script here.
+    const script = join(ws.workspace, 'keel-test.script');
+    const invocation = {
+      file: findOnPath('bash') ?? '/bin/bash',
+      args: [script],
+      name: 'bash' as const,
+      scriptFile: { path: script, bytes: Buffer.from('echo "from the script file"; exit 3\n') },
+    };
+    const run = await runInPty('(ignored: the invocation carries the script)', { cwd: ws.workspace, invocation, timeoutMs: 20_000 });
+    expect(run.output.text).toBe('from the script file');
+    expect(run.exitCode).toBe(3);
+    expect(existsSync(script)).toBe(false);
   });
 });
