@@ -72,16 +72,17 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * The command line for one command: no logo, no profile (a run must not depend on the person's
- * profile, and loading it is slow), non-interactive. The script goes in as -EncodedCommand
- * because quoting an arbitrary string through the Windows command line for PowerShell's own
- * parser is not reliably possible; a long one as a `.ps1` with a UTF-8 BOM (without one, Windows
- * PowerShell 5.1 reads the file in the ANSI code page) run with -File and a process-only
- * execution-policy bypass (the default policy on Windows clients refuses every script file).
+ * profile, and loading it is slow), non-interactive, and a process-only execution-policy bypass:
+ * the default policy on Windows clients refuses every script file, and `npm`, `npx` and `yarn`
+ * resolve to `.ps1` shims in PowerShell (a policy set by Group Policy still wins). The script goes
+ * in as -EncodedCommand because quoting an arbitrary string through the Windows command line for
+ * PowerShell's own parser is not reliably possible; a long one as a `.ps1` with a UTF-8 BOM
+ * (without one, Windows PowerShell 5.1 reads the file in the ANSI code page) run with -File.
  */
 export function powerShellRun(command: string, choice: PowerShellChoice): PowerShellRun {
   const name: PowerShellName = choice.pwsh ? 'pwsh' : 'powershell';
   const file = choice.pwsh ?? 'powershell.exe';
-  const common = ['-NoLogo', '-NoProfile', '-NonInteractive'];
+  const common = ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass'];
   const script = powerShellScript(command);
   if (script.length <= MAX_ENCODED_SCRIPT_CHARS) {
     return { file, name, args: [...common, '-EncodedCommand', Buffer.from(script, 'utf16le').toString('base64')] };
@@ -90,7 +91,7 @@ export function powerShellRun(command: string, choice: PowerShellChoice): PowerS
   return {
     file,
     name,
-    args: [...common, '-ExecutionPolicy', 'Bypass', '-File', path],
+    args: [...common, '-File', path],
     scriptFile: { path, bytes: Buffer.concat([UTF8_BOM, Buffer.from(script, 'utf8')]) },
   };
 }
