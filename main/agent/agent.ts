@@ -14,6 +14,7 @@ import type { WorkspaceSession } from '../session/workspaceSession';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { createModelClient, ModelError, streamRound } from './modelClient';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
+import { shellDisplayName } from '../tools/bash/shell';
 import { buildSystemPrompt } from './prompt';
 import { createTodoTool } from './todoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
@@ -195,7 +196,7 @@ export class Agent {
       const system = buildSystemPrompt({
         workspace: session.workspace,
         platform: process.platform,
-        shell: process.platform === 'win32' ? 'PowerShell' : 'bash',
+        shell: shellDisplayName(),
         date: new Date().toISOString().slice(0, 10),
         toolNames: this.tools.map((t) => t.name),
       });

@@ -9,7 +9,7 @@ import { loadWholeText } from '../tools/files/existingFile';
 export async function previewFileChange(workspace: string, tool: string, input: unknown): Promise<{ path: string; diff: string } | null> {
   const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (typeof fields.path !== 'string') return null;
-  const resolved = await resolveInWorkspace(workspace, fields.path);
+  const resolved = await resolveInWorkspace(workspace, fields.path, { writing: true });
   if (!resolved.ok) return { path: fields.path, diff: `(refused: ${resolved.message})` };
   const current = await loadWholeText(resolved.absolute);
   const before = current.kind === 'text' ? current.text.replace(/\r\n/g, '\n') : '';

@@ -20,6 +20,7 @@ import { sessionHandlers } from './handlers/sessionHandlers';
 import { settingsHandlers } from './handlers/settingsHandlers';
 import { terminalHandlers } from './handlers/terminalHandlers';
 import { workspaceHandlers } from './handlers/workspaceHandlers';
+import { loginShellPath } from '../platform/loginEnvironment';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -61,6 +62,8 @@ export class KeelCore {
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
     this.terminals = new TerminalManager({ emit: (event, payload) => this.emit(event, payload), workspace: () => this.session?.workspace ?? null, log: options.log });
+    // Started now, so the first command and the first terminal need not wait for the login shell.
+    void loginShellPath({ log: options.log });
     this.handlers = {
       ...workspaceHandlers(this),
       ...planHandlers(this),

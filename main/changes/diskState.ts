@@ -1,5 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { samePath } from '../platform/paths';
 import { resolveInWorkspace } from '../tools/files/confine';
 import { hashFile } from './blobStore';
 
@@ -14,7 +15,8 @@ export async function locate(workspace: string, relative: string): Promise<Locat
   const resolved = await resolveInWorkspace(workspace, relative);
   if (!resolved.ok) return { ok: false, reason: `${resolved.message} Keel never writes outside the workspace, so this file was left alone.` };
   const expected = path.join(workspace, ...relative.split('/'));
-  if (resolved.absolute !== expected) {
+  // By the platform's rules of case: on Windows and macOS `Src/a.ts` and `src/a.ts` are one file.
+  if (!samePath(resolved.absolute, expected)) {
     return {
       ok: false,
       reason: `"${relative}" now leads through a symbolic link to ${resolved.absolute}, so it is no longer the file the agent changed. It was left alone; restore it by hand if you need to.`,

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../agent/messageTypes';
+import { canonicalPath } from '../platform/paths';
 import type { ApprovalMode } from '../../common/approvals';
 import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
@@ -164,7 +165,8 @@ function planRecord(version: PlanVersion): object {
 /** The real path of an existing folder, or an error that says what to do. */
 export function resolveWorkspace(folder: string): string {
   if (!existsSync(folder)) throw new WorkspaceError(`The folder "${folder}" does not exist. Check the path, or create the folder first.`);
-  const real = realpathSync(folder);
+  // The native realpath, as file confinement uses: one spelling per folder (case, 8.3 names).
+  const real = canonicalPath(folder);
   if (!statSync(real).isDirectory()) throw new WorkspaceError(`"${folder}" is a file, not a folder. Open the folder that contains it.`);
   return real;
 }

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
+import { POWERSHELL_PRELUDE } from '../platform/powershell';
 import { findOnPath } from '../tools/bash/shell';
 
 /** The program a terminal tab runs, its arguments, and the tab's title. */
@@ -23,11 +24,20 @@ const LOGIN_FLAG_SHELLS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', '
  * PATH up. Linux: an interactive non-login shell, as GNOME Terminal, Konsole and VS Code start
  * it; a login shell there would skip ~/.bashrc wherever ~/.bash_profile does not source it. The
  * login environment comes instead from the login-shell PATH Keel resolves (see loginPath).
- * Windows: PowerShell in ConPTY.
+ * Windows: PowerShell in ConPTY, pwsh (7) when it is on PATH; the person's profile loads, then
+ * the UTF-8 prelude the agent's commands get (see platform/powershell), and the shell stays open.
  */
-export function shellLaunch(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): ShellLaunch {
-  if (platform === 'win32') return { file: 'powershell.exe', args: ['-NoLogo'], title: 'powershell' };
-  const file = usableShell(env.SHELL) ?? findOnPath('bash') ?? '/bin/sh';
+export function shellLaunch(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  find: (program: string) => string | undefined = findOnPath,
+): ShellLaunch {
+  if (platform === 'win32') {
+    const pwsh = find('pwsh.exe');
+    const args = ['-NoLogo', '-NoExit', '-EncodedCommand', Buffer.from(POWERSHELL_PRELUDE, 'utf16le').toString('base64')];
+    return pwsh ? { file: pwsh, args, title: 'pwsh' } : { file: 'powershell.exe', args, title: 'powershell' };
+  }
+  const file = usableShell(env.SHELL) ?? find('bash') ?? '/bin/sh';
   const title = basename(file);
   const args = platform === 'darwin' && LOGIN_FLAG_SHELLS.has(title) ? ['-l'] : [];
   return { file, args, title };

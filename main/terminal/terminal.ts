@@ -1,5 +1,7 @@
-import { spawn, type IPty } from 'node-pty';
-import { destroyQuietly, killQuietly } from '../tools/bash/ptyQuietly';
+import type { IPty } from 'node-pty';
+import { spawnPty } from '../platform/pty';
+import { endPtyProcesses } from '../platform/ptyKill';
+import { destroyQuietly } from '../tools/bash/ptyQuietly';
 import type { TerminalInfo } from '../../common/contract';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../tools/bash/killTree';
 import { FlowControl } from './flowControl';
@@ -48,7 +50,7 @@ export class Terminal {
 
   /** Throws when the shell cannot be started. */
   static start(options: TerminalStart): Terminal {
-    const pty = spawn(options.launch.file, options.launch.args, {
+    const pty = spawnPty(options.launch.file, options.launch.args, {
       name: 'xterm-256color',
       cols: options.cols,
       rows: options.rows,
@@ -57,7 +59,6 @@ export class Terminal {
       // Raw bytes (POSIX; ConPTY gives strings whatever this says), decoded by one streaming
       // decoder, so a CJK character or an emoji split across two reads arrives whole.
       encoding: null,
-      useConpty: true,
     });
     return new Terminal(pty, options);
   }
@@ -109,18 +110,13 @@ export class Terminal {
   }
 
   private async killTree(graceMs: number): Promise<void> {
-    await killProcessTree(this.pty.pid, {
-      marker: `${TERMINAL_MARKER_VARIABLE}=${this.options.marker}`,
-      signal: 'SIGHUP',
-      graceMs,
-      rootExited: () => this.exit !== undefined,
-    }).catch(() => undefined);
-    if (process.platform === 'win32') {
-      // Closing the pseudo-console ends what is still attached to it; after taskkill, which
-      // needs the shell alive to find its children.
-      killQuietly(this.pty);
-      return;
-    }
+    const exitSeen = () => this.exit !== undefined;
+    const ended = await endPtyProcesses(this.pty, {
+      exitSeen,
+      killTree: (pid) =>
+        killProcessTree(pid, { marker: `${TERMINAL_MARKER_VARIABLE}=${this.options.marker}`, signal: 'SIGHUP', graceMs, rootExited: exitSeen }),
+    });
+    if (ended === 'pty closed') return;
     await waitUpTo(this.exitSeen, EXIT_WAIT_AFTER_KILL_MS);
     // A shell not even SIGKILL ended (uninterruptible sleep): free its pty rather than leak the
     // descriptor. Not earlier: node-pty signals the pid when it destroys, and once the shell

@@ -1,3 +1,5 @@
+import { fallbackLocale } from '../platform/locale';
+
 /** Environment variable that marks every process of one terminal tab, so its tree can be found. */
 export const TERMINAL_MARKER_VARIABLE = 'KEEL_TERMINAL';
 
@@ -33,11 +35,8 @@ export function terminalEnvironment(base: NodeJS.ProcessEnv, options: TerminalEn
   env.TERM = 'xterm-256color';
   env.COLORTERM = 'truecolor';
   env.TERM_PROGRAM = 'Keel';
-  if (platform !== 'win32' && !env.LC_ALL && !env.LC_CTYPE && !env.LANG) {
-    // macOS has no C.UTF-8; glibc (2.35+, and Debian-based before) and musl do, where
-    // en_US.UTF-8 is often not generated.
-    env.LANG = platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
-  }
+  const lang = fallbackLocale(env, platform);
+  if (lang !== undefined) env.LANG = lang;
   if (options.path !== undefined && platform !== 'win32') env.PATH = options.path;
   env[TERMINAL_MARKER_VARIABLE] = options.marker;
   const defined: Record<string, string> = {};

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { ErrorCodes, type EventPayload, type TerminalInfo } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
-import { LOGIN_PATH_TIMEOUT_MS, RESOLVING_ENVIRONMENT_VARIABLE, launchedFromDesktop, resolveLoginShellPath } from './loginPath';
+import { loginShellPath } from '../platform/loginEnvironment';
 import { shellLaunch, type ShellLaunch } from './shellLaunch';
 import { Terminal, type TerminalExit } from './terminal';
 import { terminalEnvironment } from './terminalEnv';
@@ -38,7 +38,6 @@ export class TerminalManager {
   private readonly gone = new Map<string, 'closed' | TerminalExit>();
   /** Kills of what ended shells left behind, awaited by dispose(). */
   private readonly reaping = new Set<Promise<void>>();
-  private loginPath: Promise<string | undefined> | undefined;
   private count = 0;
   private disposed = false;
 
@@ -155,20 +154,9 @@ export class TerminalManager {
     }
   }
 
-  /** Once per run, on the first terminal: at most LOGIN_PATH_TIMEOUT_MS, then Keel's own PATH. */
+  /** Once per process, shared with the agent's commands (see loginShellPath). */
   private resolveLoginPath(launch: ShellLaunch): Promise<string | undefined> {
-    const mode = this.options.loginPath ?? 'auto';
-    if (process.platform === 'win32' || mode === 'never' || (mode === 'auto' && !launchedFromDesktop())) return Promise.resolve(undefined);
-    this.loginPath ??= resolveLoginShellPath({ shell: launch.file }).then((path) => {
-      if (path === undefined) {
-        this.options.log?.(
-          `warning: could not read the PATH of your login shell (${launch.file} -ilc) within ${LOGIN_PATH_TIMEOUT_MS / 1000} s; ` +
-            `terminals get Keel's own PATH. Make your shell's startup files faster, or skip slow parts when ${RESOLVING_ENVIRONMENT_VARIABLE} is set.`,
-        );
-      }
-      return path;
-    });
-    return this.loginPath;
+    return loginShellPath({ mode: this.options.loginPath, shell: launch.file, log: this.options.log });
   }
 }
 

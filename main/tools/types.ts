@@ -10,6 +10,8 @@ export interface ToolContext {
   onOutput?: (chunk: string) => void;
   /** A file the tool is about to change, before it changes it (for the Changes view and undo). */
   beforeFileChange?: (absolutePath: string) => void;
+  /** Whose file-name rules apply (this machine's when absent); tests pass 'win32' to check Windows' rules here. */
+  platform?: NodeJS.Platform;
 }
 
 /** What goes back to the model as a `tool_result`. */

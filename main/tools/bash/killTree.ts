@@ -32,7 +32,8 @@ const AFTER_KILL_WAIT_MS = 1000;
  * then SIGKILL to whatever is still there after the grace period. Windows: `taskkill /T /F`.
  */
 export async function killProcessTree(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
-  if (process.platform === 'win32') return taskkillTree(rootPid);
+  // A reaped root's pid may be another program's by now: `/T` would end that program's tree.
+  if (process.platform === 'win32') return options.rootExited?.() ? undefined : taskkillTree(rootPid);
   const { marker, graceMs = DEFAULT_KILL_GRACE_MS, signal = 'SIGTERM' } = options;
   const rootExited = () => options.rootExited?.() ?? false;
   const find = (known: Iterable<number>) =>

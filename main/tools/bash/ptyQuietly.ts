@@ -9,11 +9,3 @@ export function destroyQuietly(pty: IPty): void {
   }
 }
 
-/** Kills a pty's process; one that is already gone is not an error. */
-export function killQuietly(pty: IPty): void {
-  try {
-    pty.kill();
-  } catch {
-    // already gone
-  }
-}

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { spawn, type IPty } from 'node-pty';
-import { destroyQuietly, killQuietly } from './ptyQuietly';
+import type { IPty } from 'node-pty';
+import { outputRendering, spawnPty } from '../../platform/pty';
+import { endPtyProcesses } from '../../platform/ptyKill';
+import { destroyQuietly } from './ptyQuietly';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './killTree';
+import { ScreenLines } from './screenLines';
 import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
 import { shellInvocation, type ShellInvocation } from './shell';
 
@@ -23,6 +26,10 @@ export interface PtyRunOptions {
   rows?: number;
   limits?: Partial<OutputLimits>;
   killGraceMs?: number;
+  /** How to start the command; this platform's shell (see shellInvocation) by default. */
+  invocation?: ShellInvocation;
+  /** Read output as a rendered screen (ConPTY's repaints) or line by line; by platform (see outputRendering). */
+  rendering?: 'screen' | 'lines';
 }
 
 export interface PtyRunResult {
@@ -62,18 +69,22 @@ const EXIT_WAIT_AFTER_KILL_MS = 2000;
  */
 export async function runInPty(command: string, options: PtyRunOptions): Promise<PtyRunResult> {
   const started = Date.now();
-  const shell = shellInvocation(command);
+  const shell = options.invocation ?? shellInvocation(command);
   const collector = new OutputCollector(options.limits);
   if (options.signal?.aborted) {
     return { output: collector.finish(), ending: 'aborted', exitCode: null, signal: null, durationMs: 0, shell: shell.name };
   }
   await assertDirectory(options.cwd);
   const marker = randomUUID();
+  const cols = options.cols ?? DEFAULT_COLS;
+  const scriptFile = shell.scriptFile;
+  if (scriptFile) await writeFile(scriptFile.path, scriptFile.bytes, { mode: 0o600 });
+  const removeScript = () => (scriptFile ? rm(scriptFile.path, { force: true }).catch(() => undefined) : undefined);
   let pty: IPty;
   try {
-    pty = spawn(shell.file, shell.args, {
+    pty = spawnPty(shell.file, shell.args, {
       name: 'xterm-256color',
-      cols: options.cols ?? DEFAULT_COLS,
+      cols,
       rows: options.rows ?? DEFAULT_ROWS,
       cwd: options.cwd,
       env: runEnvironment(options.env, marker),
@@ -82,9 +93,13 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       encoding: null,
     });
   } catch (error) {
+    void removeScript();
     throw new Error(`Could not start ${shell.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const heldTerminal = holdTerminalOpen(pty);
+
+  const screen =
+    (options.rendering ?? outputRendering()) === 'screen' ? new ScreenLines((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS) : undefined;
 
   return new Promise<PtyRunResult>((resolve) => {
     const decoder = new TextDecoder('utf-8');
@@ -96,7 +111,8 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
 
     const emit = (text: string) => {
       if (text === '') return;
-      collector.push(text);
+      if (screen) screen.push(text);
+      else collector.push(text);
       try {
         options.onOutput?.(text);
       } catch {
@@ -120,14 +136,15 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
       emit(decoder.decode()); // an incomplete character at the very end becomes U+FFFD
       if (!exit) destroyQuietly(pty);
       if (heldTerminal !== undefined) closeQuietly(heldTerminal);
-      resolve({
-        output: collector.finish(),
+      const result = {
         ending,
         exitCode: exit && !exit.signal ? exit.exitCode : null,
         signal: exit?.signal ? signalName(exit.signal) : null,
         durationMs: Date.now() - started,
         shell: shell.name,
-      });
+      };
+      // The screen renders asynchronously: its last lines reach the collector only after this.
+      void Promise.all([screen?.finish(), removeScript()]).then(() => resolve({ output: collector.finish(), ...result }));
     };
 
     const exitListener = pty.onExit((event) => {
@@ -140,17 +157,12 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
     const kill = (why: 'timeout' | 'aborted') => {
       if (exit || killed) return;
       ending = why;
-      killed = killProcessTree(pty.pid, {
-        marker: `${RUN_MARKER_VARIABLE}=${marker}`,
-        graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-        rootExited: () => exit !== undefined,
-      })
-        .catch(() => undefined)
-        // ConPTY: closing the pseudo-console ends what is still attached to it. After taskkill,
-        // which needs the shell alive to find its children.
-        .then(() => {
-          if (process.platform === 'win32') killQuietly(pty);
-        });
+      const exitSeen = () => exit !== undefined;
+      killed = endPtyProcesses(pty, {
+        exitSeen,
+        killTree: (pid) =>
+          killProcessTree(pid, { marker: `${RUN_MARKER_VARIABLE}=${marker}`, graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, rootExited: exitSeen }),
+      }).then(() => undefined);
       void killed.then(() => {
         if (!settled) exitWait = setTimeout(finish, EXIT_WAIT_AFTER_KILL_MS);
       });

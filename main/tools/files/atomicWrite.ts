@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Written in slices so a cancel is noticed and a huge content is not one giant system call. */
 const WRITE_SLICE_BYTES = 1024 * 1024;
@@ -12,6 +13,26 @@ export interface AtomicWriteOptions {
   /** Permission bits to give the file (an overwritten file keeps its own); new files get the default. */
   mode?: number;
   signal?: AbortSignal;
+  /** The rename that replaces the target; the file system's by default (tests inject a failing one). */
+  rename?: (from: string, to: string) => Promise<void>;
+  /** Whose rules of a busy file apply; this machine's by default. */
+  platform?: NodeJS.Platform;
+  /** Waits between attempts at a rename Windows refuses because the target is open elsewhere. */
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * On Windows a rename over a file another program holds open (an editor, an antivirus scan, the
+ * search indexer, OneDrive syncing) fails with EPERM, EBUSY or EACCES for as long as it holds
+ * it, usually a fraction of a second. About 3 s in all before giving up.
+ */
+export const RENAME_RETRY_DELAYS_MS: readonly number[] = [50, 100, 200, 400, 800, 1500];
+const BUSY_CODES = new Set(['EPERM', 'EBUSY', 'EACCES']);
+
+/** The rename was refused on Windows every time: another program holds the file. */
+export class FileInUseError extends Error {
+  readonly code = 'EBUSY';
+  readonly inUse = true;
 }
 
 /**
@@ -39,13 +60,32 @@ export async function atomicWriteFile(target: string, data: Uint8Array, options:
     await handle.close();
     handle = undefined;
     options.signal?.throwIfAborted();
-    await rename(temp, target);
+    await renameRetrying(temp, target, options);
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
   await syncFolder(folder);
+}
+
+async function renameRetrying(from: string, to: string, options: AtomicWriteOptions): Promise<void> {
+  const renameOnce = options.rename ?? rename;
+  const delays = (options.platform ?? process.platform) === 'win32' ? (options.retryDelaysMs ?? RENAME_RETRY_DELAYS_MS) : [];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await renameOnce(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      // On POSIX these codes mean real permissions, which waiting does not change.
+      if (!BUSY_CODES.has(code) || delays.length === 0) throw error;
+      const wait = delays[attempt];
+      if (wait === undefined) throw new FileInUseError(`${to} is in use by another program (${code})`, { cause: error });
+      options.signal?.throwIfAborted();
+      await delay(wait, undefined, { signal: options.signal });
+    }
+  }
 }
 
 /** `.name.` — hidden, and tied to its target so stale ones can be found again. */

@@ -1,5 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isInside as isInsideOn, relativeInside } from '../../platform/paths';
+import { pathProblem } from '../../platform/pathRules';
 
 export type Resolved =
   | {
@@ -11,6 +13,13 @@ export type Resolved =
     }
   | { ok: false; message: string };
 
+export interface ConfineOptions {
+  /** The path is to be created or written (write_file, edit_file): stricter name rules apply. */
+  writing?: boolean;
+  /** Whose name rules apply; this machine's by default (tests pass 'win32'). */
+  platform?: NodeJS.Platform;
+}
+
 /** Linux gives up after 40 links; a loop of links must end in an error, not a hang. */
 const MAX_LINK_HOPS = 40;
 
@@ -20,13 +29,13 @@ const MAX_LINK_HOPS = 40;
  * that lead out. Paths that do not exist yet are resolved through their deepest existing ancestor,
  * so a write cannot escape through a symlinked parent folder either.
  */
-export async function resolveInWorkspace(workspace: string, userPath: string): Promise<Resolved> {
+export async function resolveInWorkspace(workspace: string, userPath: string, options: ConfineOptions = {}): Promise<Resolved> {
   if (userPath.trim() === '') {
     return { ok: false, message: 'The path is empty. Give a path relative to the workspace, like "src/index.ts".' };
   }
-  if (userPath.includes('\0')) {
-    return { ok: false, message: `The path ${JSON.stringify(userPath)} contains a NUL character. Give a plain path relative to the workspace.` };
-  }
+  // Before any file-system call: some paths do harm on Windows merely by being opened.
+  const problem = pathProblem(userPath, { platform: options.platform, writing: options.writing });
+  if (problem !== undefined) return { ok: false, message: problem };
   let root: string;
   try {
     root = await realpath(workspace);
@@ -57,14 +66,14 @@ export async function resolveInWorkspace(workspace: string, userPath: string): P
 
 /** The workspace-relative form of an absolute path inside it, with forward slashes. */
 export function toRelative(root: string, absolute: string): string {
-  const rel = path.relative(root, absolute);
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
+  const inside = relativeInside(root, absolute);
+  if (inside !== undefined) return inside === '' ? '.' : inside;
+  return path.relative(root, absolute).split(path.sep).join('/');
 }
 
+/** Inside by this platform's rules (letter case ignored on Windows and macOS); see platform/paths. */
 export function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  // `..foo` is a legal name inside; only a whole `..` segment climbs out.
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  return isInsideOn(root, candidate);
 }
 
 function outsideMessage(userPath: string, root: string): string {

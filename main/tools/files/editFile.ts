@@ -4,7 +4,7 @@ import { atomicWriteFile } from './atomicWrite';
 import { resolveInWorkspace } from './confine';
 import { describeUnrepresentable, dominantEol, encode } from './encoding';
 import { describeFsError, failure, success } from './errors';
-import { loadWholeText } from './existingFile';
+import { hardLinkNote, loadWholeText } from './existingFile';
 import { MAX_WHOLE_FILE_BYTES } from './lineReader';
 import { findMatches, replaceAt } from './matches';
 import { formatSize } from './text';
@@ -30,7 +30,7 @@ export const editFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path);
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     if (input.old_text === '') {
@@ -91,7 +91,8 @@ export const editFileTool: Tool<typeof inputSchema> = {
       context.beforeFileChange?.(resolved.absolute);
       await atomicWriteFile(resolved.absolute, encoded.bytes, { mode: file.mode, signal: context.signal });
       const count = matches.length === 1 ? '1 occurrence' : `${matches.length} occurrences`;
-      return success(`Edited ${shown}: replaced ${count} (now ${describeLines(changedLines)}).`);
+      const linkNote = hardLinkNote(file.links);
+      return success(`Edited ${shown}: replaced ${count} (now ${describeLines(changedLines)}${linkNote ? `; ${linkNote}` : ''}).`);
     } catch (error) {
       return failure(describeFsError(error, shown, 'editing', context.signal));
     }

@@ -7,7 +7,7 @@ export type Target =
   | { kind: 'missing' }
   | { kind: 'folder' }
   | { kind: 'special' }
-  | { kind: 'file'; mode: number; size: number; sniffed: Sniffed; eol: '\n' | '\r\n' };
+  | { kind: 'file'; mode: number; size: number; sniffed: Sniffed; eol: '\n' | '\r\n'; links: number };
 
 export async function probeTarget(absolutePath: string): Promise<Target> {
   const info = await statOrNull(absolutePath);
@@ -21,7 +21,7 @@ export async function probeTarget(absolutePath: string): Promise<Target> {
     const bytes = sample.subarray(0, bytesRead);
     const sniffed = sniff(bytes, bytesRead >= info.size);
     const eol = sniffed.kind === 'text' ? dominantEol(decode(bytes.subarray(bomLength(sniffed.encoding)), sniffed.encoding)) : '\n';
-    return { kind: 'file', mode: info.mode & 0o7777, size: info.size, sniffed, eol };
+    return { kind: 'file', mode: info.mode & 0o7777, size: info.size, sniffed, eol, links: info.nlink };
   } finally {
     await handle.close();
   }
@@ -33,7 +33,7 @@ export type WholeText =
   | { kind: 'special' }
   | { kind: 'too-large'; size: number }
   | { kind: 'binary'; reason: string }
-  | { kind: 'text'; mode: number; bytes: Buffer; encoding: TextEncoding; text: string };
+  | { kind: 'text'; mode: number; bytes: Buffer; encoding: TextEncoding; text: string; links: number };
 
 /** A whole text file, decoded, for an edit (which must see all of it to count matches). */
 export async function loadWholeText(absolutePath: string): Promise<WholeText> {
@@ -52,7 +52,7 @@ export async function loadWholeText(absolutePath: string): Promise<WholeText> {
   const sniffed = sniff(bytes, true);
   if (sniffed.kind === 'binary') return { kind: 'binary', reason: sniffed.reason };
   const text = decode(bytes.subarray(bomLength(sniffed.encoding)), sniffed.encoding);
-  return { kind: 'text', mode: info.mode & 0o7777, bytes, encoding: sniffed.encoding, text };
+  return { kind: 'text', mode: info.mode & 0o7777, bytes, encoding: sniffed.encoding, text, links: info.nlink };
 }
 
 async function statOrNull(absolutePath: string) {
@@ -62,4 +62,15 @@ async function statOrNull(absolutePath: string) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * A note for a write that replaced a file with other hard links. The write stays a rename (atomic,
+ * and confined: another link to the same file may lie outside the workspace, e.g. a pnpm store or
+ * a dotfile, and writing in place would change it there), so the other names keep the old content.
+ */
+export function hardLinkNote(links: number): string | undefined {
+  if (links <= 1) return undefined;
+  const others = links - 1;
+  return `the file had ${others} other hard link${others === 1 ? '' : 's'}, which keep${others === 1 ? 's' : ''} the old content`;
 }

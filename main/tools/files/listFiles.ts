@@ -5,6 +5,7 @@ import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
 import { globMatcher } from './glob';
 import { walkFiles } from './walk';
+import { isOddName, isSystemFile, showName } from '../../platform/listingNames';
 
 /** Enough to see a project's shape; more only fills the model's context with names. */
 export const LIST_MAX_ENTRIES = 1000;
@@ -47,7 +48,7 @@ export const listFilesTool: Tool<typeof inputSchema> = {
         root,
         resolved.absolute,
         (file) => {
-          if (!matches(file.fromStart)) return;
+          if (!matches(file.fromStart) || isSystemFile(file.relative)) return;
           if (found.length === LIST_MAX_ENTRIES) {
             cut = true;
             return false;
@@ -60,8 +61,11 @@ export const listFilesTool: Tool<typeof inputSchema> = {
       const notes: string[] = [];
       if (startIgnored) notes.push(`(Note: ${where} is ignored by .gitignore; listed because it was asked for.)`);
       if (found.length === 0) return success([`No files match "${pattern}" in ${where} (ignored files are left out).`, ...notes].join('\n'));
+      if (found.some(isOddName)) {
+        notes.push('(Names in double quotes have control characters or edge spaces and are shown JSON-quoted; pass the unquoted string as the path.)');
+      }
       if (cut) notes.push(`(Showing the first ${LIST_MAX_ENTRIES} files; there are more. Narrow the pattern or the path to see the rest.)`);
-      return success([...found, ...notes].join('\n'));
+      return success([...found.map(showName), ...notes].join('\n'));
     } catch (error) {
       return failure(describeFsError(error, shown, 'listing', context.signal));
     }

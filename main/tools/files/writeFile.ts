@@ -6,8 +6,12 @@ import { atomicWriteFile } from './atomicWrite';
 import { resolveInWorkspace } from './confine';
 import { describeUnrepresentable, encode, UTF8, type TextEncoding } from './encoding';
 import { describeFsError, failure, success } from './errors';
-import { probeTarget } from './existingFile';
+import { hardLinkNote, probeTarget } from './existingFile';
 import { countLines, formatSize } from './text';
+import { newFileWantsBom } from '../../platform/newFileEncoding';
+
+/** For a new PowerShell script on Windows (see newFileWantsBom). */
+const UTF8_WITH_BOM: TextEncoding = { ...UTF8, bom: true, label: 'UTF-8 with BOM' };
 
 const inputSchema = z.object({
   path: z.string().describe('File path, relative to the workspace. Missing parent folders are created.'),
@@ -26,7 +30,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path);
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     try {
@@ -36,7 +40,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
       }
       if (target.kind === 'special') return failure(`"${shown}" is not a regular file (a device, socket or pipe) and is not overwritten.`);
 
-      let encoding: TextEncoding = UTF8;
+      let encoding: TextEncoding = target.kind === 'missing' && newFileWantsBom(resolved.absolute, context.platform) ? UTF8_WITH_BOM : UTF8;
       let content = input.content;
       let keptCrlf = false;
       if (target.kind === 'file' && target.sniffed.kind === 'text') {
@@ -64,9 +68,12 @@ export const writeFileTool: Tool<typeof inputSchema> = {
 
       const lines = countLines(content);
       const details = [`${lines} line${lines === 1 ? '' : 's'}`, formatSize(encoded.bytes.length)];
-      if (encoding !== UTF8) details.push(`kept ${encoding.label}`);
+      if (encoding === UTF8_WITH_BOM) details.push('UTF-8 with BOM, as Windows PowerShell 5.1 needs');
+      else if (encoding !== UTF8) details.push(`kept ${encoding.label}`);
       if (keptCrlf) details.push('kept CRLF line endings');
       if (target.kind === 'file' && target.sniffed.kind === 'binary') details.push('replaced a binary file');
+      const linkNote = target.kind === 'file' ? hardLinkNote(target.links) : undefined;
+      if (linkNote) details.push(linkNote);
       const verb = target.kind === 'file' ? 'Overwrote' : 'Created';
       return success(`${verb} ${shown} (${details.join(', ')}).`);
     } catch (error) {

@@ -23,7 +23,8 @@ export const settings = {
   'settings.key.source.this_session': 'kept for this session only',
   'settings.key.source.none': 'No key is set',
   'settings.key.storage.secure': 'A key saved here is encrypted with the system’s secure storage. Keel never shows it whole.',
-  'settings.key.storage.plain_file': 'A key saved here goes to Keel’s settings file, readable only by your user account. Keel never shows it whole.',
+  'settings.key.storage.plain_file':
+    'A key saved here goes to Keel’s settings file, unencrypted. On macOS and Linux only your user account can read it; on Windows it is as private as the folder it is in (your profile, unless KEEL_HOME points elsewhere). Keel never shows it whole.',
   'settings.key.storage.unprotected': 'Keel never shows the key whole.',
   'settings.key.storageChoice': 'How to keep a new key',
   'settings.key.noSecretStore': 'This system offers no secret store, so a key saved on disk could not be encrypted.',

@@ -24,7 +24,8 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.key.source.this_session': '仅在本次运行期间保留',
   'settings.key.source.none': '尚未设置密钥',
   'settings.key.storage.secure': '在这里保存的密钥由系统的安全存储加密。Keel 从不完整显示密钥。',
-  'settings.key.storage.plain_file': '在这里保存的密钥写入 Keel 的设置文件，只有你的用户账户可以读取。Keel 从不完整显示密钥。',
+  'settings.key.storage.plain_file':
+    '在这里保存的密钥以未加密的形式写入 Keel 的设置文件。在 macOS 和 Linux 上只有你的用户账户可以读取；在 Windows 上，它的私密程度取决于所在文件夹（默认是你的用户目录，除非 KEEL_HOME 指向别处）。Keel 从不完整显示密钥。',
   'settings.key.storage.unprotected': 'Keel 从不完整显示密钥。',
   'settings.key.storageChoice': '如何保存新密钥',
   'settings.key.noSecretStore': '这个系统没有可用的密钥存储，因此保存到磁盘的密钥无法加密。',

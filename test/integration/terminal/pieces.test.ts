@@ -66,7 +66,12 @@ describe('shellLaunch', () => {
 
   it('starts a login shell on macOS and PowerShell on Windows', () => {
     expect(shellLaunch({ SHELL: BASH }, 'darwin').args).toEqual(['-l']);
-    expect(shellLaunch({ SHELL: BASH }, 'win32')).toEqual({ file: 'powershell.exe', args: ['-NoLogo'], title: 'powershell' });
+    const windows = shellLaunch({ SHELL: BASH }, 'win32', () => undefined);
+    expect(windows).toMatchObject({ file: 'powershell.exe', title: 'powershell' });
+    expect(windows.args.slice(0, 3)).toEqual(['-NoLogo', '-NoExit', '-EncodedCommand']);
+    // The tab's shell gets the same UTF-8 prelude as the agent's commands, then stays open.
+    expect(Buffer.from(windows.args[3] ?? '', 'base64').toString('utf16le')).toContain("$PSDefaultParameterValues['Set-Content:Encoding'] = 'utf8'");
+    expect(shellLaunch({}, 'win32', (p) => (p === 'pwsh.exe' ? 'C:\\pwsh\\pwsh.exe' : undefined))).toMatchObject({ file: 'C:\\pwsh\\pwsh.exe', title: 'pwsh' });
   });
 });
 

@@ -12,11 +12,12 @@ describe('shellInvocation', () => {
 
   it('hands PowerShell the command as an encoded command that round-trips any quoting', () => {
     const command = `Write-Output "it's \\"quoted\\"" 'and $not expanded'`;
-    const { file, args } = shellInvocation(command, 'win32');
+    const { file, args } = shellInvocation(command, 'win32', { findProgram: () => undefined });
     expect(file).toBe('powershell.exe');
-    expect(args.slice(0, 4)).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive', '-EncodedCommand']);
-    const script = Buffer.from(args[4] ?? '', 'base64').toString('utf16le');
-    expect(script.endsWith(`\n${command}`)).toBe(true);
+    expect(args.slice(0, 3)).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive']);
+    expect(args.at(-2)).toBe('-EncodedCommand');
+    const script = Buffer.from(args.at(-1) ?? '', 'base64').toString('utf16le');
+    expect(script).toContain(`\n${command}\n`);
   });
 });
 
