@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from './cli/args';
 import { parseRunArgs, runTask } from './cli/runCommand';
 import { parseWebArgs, runWeb } from './cli/webCommand';
+import { preferOwnPath } from './platform/loginEnvironment';
 
 export { parseWebArgs, UsageError };
 
@@ -19,6 +20,7 @@ Data (sessions, settings.json) is kept in $KEEL_HOME, else ~/.keel.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
+  preferOwnPath();
   try {
     switch (command) {
       case 'web':

@@ -14,6 +14,17 @@ export interface LoginPathRequest {
 }
 
 let shared: Promise<string | undefined> | undefined;
+let ownPathFirst = false;
+
+/**
+ * Called by `keel web` and `keel run`: started from a shell or a script, the PATH they were given
+ * is deliberate (an activated venv, a CI step's toolchain) and wins over the login shell's; the
+ * login entries only fill in what it lacks. The desktop app keeps the login PATH first, since its
+ * own PATH from the Dock is the bare system one.
+ */
+export function preferOwnPath(): void {
+  ownPathFirst = true;
+}
 
 /**
  * The person's login-shell PATH, resolved once per process and shared by every terminal tab and
@@ -45,12 +56,13 @@ export function loginShellPath(request: LoginPathRequest = {}): Promise<string |
 }
 
 /**
- * PATH for the agent's commands: the login shell's entries first (what the person's terminal
- * finds first), then Keel's own that it lacks, so nothing Keel was started with is lost.
+ * One PATH from two: every entry of `first`, then those of `second` that it lacks, so nothing
+ * either held is lost. The desktop app puts the login shell's first (what the person's terminal
+ * finds first); `keel web`/`keel run` put their own first (see preferOwnPath).
  */
-export function mergePath(loginPath: string | undefined, ownPath: string | undefined, delimiter: string): string | undefined {
-  if (loginPath === undefined) return ownPath;
-  const entries = [...loginPath.split(delimiter), ...(ownPath ?? '').split(delimiter)].filter((entry) => entry !== '');
+export function mergePath(first: string | undefined, second: string | undefined, delimiter: string): string | undefined {
+  if (first === undefined) return second;
+  const entries = [...first.split(delimiter), ...(second ?? '').split(delimiter)].filter((entry) => entry !== '');
   return [...new Set(entries)].join(delimiter);
 }
 
@@ -61,7 +73,8 @@ export function commandEnvironment(
   platform: NodeJS.Platform = process.platform,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  const path = mergePath(loginPath, base.PATH, platform === 'win32' ? ';' : ':');
+  const delimiter = platform === 'win32' ? ';' : ':';
+  const path = ownPathFirst ? mergePath(base.PATH, loginPath, delimiter) : mergePath(loginPath, base.PATH, delimiter);
   if (loginPath !== undefined && path !== undefined) env.PATH = path;
   const lang = fallbackLocale(base, platform);
   if (lang !== undefined) env.LANG = lang;
