@@ -1,10 +1,15 @@
 import type { KeelApi } from '../../common/contract';
 import { createIpcApi } from './ipcTransport';
+import { createUnreachableApi } from './unreachableTransport';
 import { createWsApi } from './wsTransport';
 
 /** The renderer's one API object; which transport carries it is decided here and nowhere else. */
 function createApi(): KeelApi {
   if (window.keelIpc) return createIpcApi(window.keelIpc);
+  // The window's own keel://app page talks over the bridge only; without it there is no host to reach.
+  if (window.location.protocol !== 'http:' && window.location.protocol !== 'https:') {
+    return createUnreachableApi('This window has no connection to Keel (its bridge did not load). Quit Keel and start it again; if that does not help, reinstall it.');
+  }
   const token = new URLSearchParams(window.location.search).get('token') ?? '';
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
