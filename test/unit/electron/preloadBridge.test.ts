@@ -1,46 +1,14 @@
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IpcMain, WebContents } from 'electron';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ELECTRON_CHANNEL_PREFIX, eventChannels, requestChannels } from '../../../common/contract';
 import { KeelCore } from '../../../main/api/core';
-import { bindIpc, forwardEvents } from '../../../main/electron/ipc';
-import { exposeKeelBridge, type BridgeIpc, type KeelIpcBridge } from '../../../preload/bridge';
+import { exposeKeelBridge, type KeelIpcBridge } from '../../../preload/bridge';
+import { IpcStandIn } from '../../support/electronIpcStandIn';
 
-/**
- * The preload bridge with stand-ins for contextBridge and the two ends of Electron IPC, wired to
- * the real main side (bindIpc, forwardEvents) and a real KeelCore: what the page can reach.
- */
-class IpcStandIn implements BridgeIpc {
-  readonly invoked: string[] = [];
-  readonly renderer = new EventEmitter();
-  readonly handlers = new Map<string, (event: { sender: unknown }, payload: unknown) => unknown>();
-  /** The window's webContents as main sees it. */
-  readonly sender = {
-    isDestroyed: () => false,
-    send: (channel: string, payload: unknown) => this.renderer.emit(channel, { sender: 'main' }, payload),
-  };
-  readonly ipcMain = {
-    handle: (channel: string, handler: (event: { sender: unknown }, payload: unknown) => unknown) => void this.handlers.set(channel, handler),
-    removeHandler: (channel: string) => void this.handlers.delete(channel),
-  };
-  async invoke(channel: string, payload: unknown): Promise<unknown> {
-    this.invoked.push(channel);
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`Error invoking remote method '${channel}': No handler registered`);
-    return handler({ sender: this.sender }, payload);
-  }
-  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
-    this.renderer.on(channel, listener);
-    return this;
-  }
-  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
-    this.renderer.removeListener(channel, listener);
-    return this;
-  }
-}
+// The preload bridge with stand-ins for contextBridge and the two ends of Electron IPC, wired to
+// the real main side (bindIpc, forwardEvents) and a real KeelCore: what the page can reach.
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -54,10 +22,8 @@ function setUp() {
   const ipc = new IpcStandIn();
   const exposed = new Map<string, unknown>();
   exposeKeelBridge({ exposeInMainWorld: (key, api) => void exposed.set(key, api) }, ipc);
-  const unbind = bindIpc(ipc.ipcMain as unknown as IpcMain, core, (sender) => sender === (ipc.sender as unknown as WebContents));
-  const unforward = forwardEvents(core, () => ipc.sender as unknown as WebContents);
+  const unbind = ipc.bind(core);
   cleanups.push(() => {
-    unforward();
     unbind();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });
