@@ -1,4 +1,5 @@
-import { realpath, readFile, stat } from 'node:fs/promises';
+// fs.promises looked up at call time: Electron patches its methods to read inside app.asar.
+import { promises as fs } from 'node:fs';
 import { extname, isAbsolute, join, relative } from 'node:path';
 import { contentSecurityPolicy } from '../../common/csp';
 
@@ -74,7 +75,7 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
     if (!isAppUrl(request.url)) return plain(404, 'Not found: only keel://app/ is served.');
     const segments = pathSegments(request.url);
     if (!segments) return plain(400, 'Bad request: the path is not a plain file path inside the app.');
-    rootReal ??= realpath(rendererDir);
+    rootReal ??= fs.realpath(rendererDir);
     let root: string;
     try {
       root = await rootReal;
@@ -84,8 +85,8 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
     }
     let file: string;
     try {
-      file = await realpath(join(root, ...segments));
-      if (!(await stat(file)).isFile()) return plain(404, 'Not found.');
+      file = await fs.realpath(join(root, ...segments));
+      if (!(await fs.stat(file)).isFile()) return plain(404, 'Not found.');
     } catch {
       return plain(404, 'Not found.');
     }
@@ -95,7 +96,7 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const headers = { ...APP_SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-cache' };
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-    return new Response(new Uint8Array(await readFile(file)), { status: 200, headers });
+    return new Response(new Uint8Array(await fs.readFile(file)), { status: 200, headers });
   };
 }
 

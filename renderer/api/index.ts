@@ -10,7 +10,11 @@ function createApi(): KeelApi {
   if (window.location.protocol !== 'http:' && window.location.protocol !== 'https:') {
     return createUnreachableApi('This window has no connection to Keel (its bridge did not load). Quit Keel and start it again; if that does not help, reinstall it.');
   }
-  const token = new URLSearchParams(window.location.search).get('token') ?? '';
+  const token = new URLSearchParams(window.location.search).get('token');
+  // keel web refuses a socket without its token: say so at once rather than retry for ever.
+  if (!token) {
+    return createUnreachableApi('This page has no connection to Keel. Open the address that "keel web" printed, with its ?token= part.');
+  }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
 }

@@ -173,6 +173,20 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
     }
   });
 
+  it('without the bridge (a preload that failed) shows the welcome screen and why it cannot work, not an empty window', { timeout: 60_000 }, async () => {
+    const { context, page, errors } = await newPage(browser);
+    await servedContext(context);
+    try {
+      await page.goto(`${ORIGIN}/index.html`);
+      await page.getByRole('heading', { name: 'Open a folder to start' }).waitFor({ timeout: 30_000 });
+      await page.getByText('This page has no connection to Keel.').waitFor();
+      await screenshot(page, 'app-protocol-no-bridge');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refuses traversal and other hosts from the page too', { timeout: 60_000 }, async () => {
     const { context, page } = await newPage(browser);
     await servedContext(context);
