@@ -1,6 +1,7 @@
 // fs.promises looked up at call time: Electron patches its methods to read inside app.asar.
 import { promises as fs } from 'node:fs';
-import { extname, isAbsolute, join, relative } from 'node:path';
+import * as nodePath from 'node:path';
+import { extname, isAbsolute, relative } from 'node:path';
 import { contentSecurityPolicy } from '../../common/csp';
 
 /**
@@ -73,8 +74,6 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed: only GET and HEAD.', { allow: 'GET, HEAD' });
     if (!isAppUrl(request.url)) return plain(404, 'Not found: only keel://app/ is served.');
-    const segments = pathSegments(request.url);
-    if (!segments) return plain(400, 'Bad request: the path is not a plain file path inside the app.');
     rootReal ??= fs.realpath(rendererDir);
     let root: string;
     try {
@@ -83,9 +82,11 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
       rootReal = null;
       return plain(404, 'Not found: the app is not built.');
     }
+    const requested = requestedFile(request.url, root);
+    if (!requested) return plain(400, 'Bad request: the path is not a plain file path inside the app.');
     let file: string;
     try {
-      file = await fs.realpath(join(root, ...segments));
+      file = await fs.realpath(requested);
       if (!(await fs.stat(file)).isFile()) return plain(404, 'Not found.');
     } catch {
       return plain(404, 'Not found.');
@@ -99,6 +100,18 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
     return new Response(new Uint8Array(await fs.readFile(file)), { status: 200, headers });
   };
 }
+
+/**
+ * The file below `root` a keel://app URL names, before symlinks are resolved, or null when the
+ * path could name anything else. `paths` is the platform's path module (path.win32 in tests).
+ */
+export function requestedFile(url: string, root: string, paths: Pick<typeof nodePath, 'join'> = nodePath): string | null {
+  const segments = pathSegments(url);
+  return segments ? paths.join(root, ...segments) : null;
+}
+
+/** Windows opens a device, not a file, for these names, whatever the folder or extension. */
+const DEVICE_NAME = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)(\..*)?$/i;
 
 /**
  * The path's segments, decoded, or null when any of them could name something other than a file
@@ -120,7 +133,7 @@ function pathSegments(url: string): string[] | null {
     }
     if (segment === '' || segment === '.' || segment === '..') return null;
     // NUL, separators, and ':' (a Windows drive or stream) have no place in a name.
-    if (/[\0/\\:]/.test(segment)) return null;
+    if (/[\0/\\:]/.test(segment) || DEVICE_NAME.test(segment)) return null;
     segments.push(segment);
   }
   return segments;

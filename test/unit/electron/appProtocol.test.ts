@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META_CSP, contentSecurityPolicy } from '../../../common/csp';
-import { APP_ENTRY_URL, createAppProtocolHandler, isAppUrl, type AppProtocolHandler } from '../../../main/electron/appProtocol';
+import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, isAppUrl, requestedFile, type AppProtocolHandler } from '../../../main/electron/appProtocol';
 
 // The keel://app handler, in Node: a real folder laid out like out/renderer, with a secret beside it.
 let base: string;
@@ -143,6 +143,53 @@ describe('the keel://app protocol handler', () => {
     expect(isAppUrl('keel://app/index.html')).toBe(true);
     expect(isAppUrl('keel://app/')).toBe(true);
     for (const url of ['keel://evil/index.html', 'https://app/index.html', 'file:///index.html', 'keel://app.evil/', 'not a url']) expect(isAppUrl(url), url).toBe(false);
+  });
+});
+
+describe('the file a keel://app URL names, on each platform', () => {
+  it('joins plain segments below the root with the platform separator', () => {
+    expect(requestedFile('keel://app/assets/index-Bb_MqFRx.js', 'C:\\Program Files\\Keel\\resources\\app.asar\\out\\renderer', win32)).toBe(
+      'C:\\Program Files\\Keel\\resources\\app.asar\\out\\renderer\\assets\\index-Bb_MqFRx.js',
+    );
+    expect(requestedFile('keel://app/', '/opt/Keel/resources/app.asar/out/renderer', posix)).toBe('/opt/Keel/resources/app.asar/out/renderer/index.html');
+    expect(requestedFile('keel://app/%E4%B8%AD.svg', '/r', posix)).toBe('/r/中.svg');
+  });
+
+  it('names nothing for Windows drives, streams, UNC and device names, or separators of either kind', () => {
+    for (const url of [
+      'keel://app/C:/Windows/win.ini',
+      'keel://app/c%3a%5cwindows%5cwin.ini',
+      'keel://app/index.html:stream',
+      'keel://app//server/share/file',
+      'keel://app/assets\\..\\..\\x',
+      'keel://app/NUL',
+      'keel://app/con.txt',
+      'keel://app/assets/COM1.js',
+      'keel://app/LPT9',
+      'keel://app/a%2Fb',
+      'keel://app/a%5Cb',
+    ]) {
+      expect(requestedFile(url, 'C:\\Keel\\renderer', win32), url).toBeNull();
+      expect(requestedFile(url, '/keel/renderer', posix), url).toBeNull();
+    }
+  });
+});
+
+describe('the window', () => {
+  it('loads keel://app/index.html, and nothing in main loads a file:// page any more', () => {
+    const window = readFileSync(new URL('../../../main/electron/window.ts', import.meta.url), 'utf8');
+    const index = readFileSync(new URL('../../../main/index.ts', import.meta.url), 'utf8');
+    expect(window).toContain('loadURL(APP_ENTRY_URL)');
+    expect(APP_ENTRY_URL).toBe('keel://app/index.html');
+    // Standard and secure: a real origin of its own, so the crossorigin module script is same-origin.
+    // Not corsEnabled: that would let any other origin read the app's files.
+    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true });
+    for (const source of [window, index]) {
+      expect(source).not.toMatch(/loadFile\(/);
+      expect(source).not.toMatch(/['"`]file:\/\//);
+    }
+    expect(index).toMatch(/registerSchemesAsPrivileged\(\[\{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES \}\]\)/);
+    expect(index).toContain('protocol.handle(APP_SCHEME, createAppProtocolHandler(');
   });
 });
 
