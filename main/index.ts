@@ -20,9 +20,16 @@ let keel: KeelCore | null = null;
 // The window's own origin (keel://app); a scheme can only be made privileged before `ready`.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
+/** Said where the person looks: the window's warning box (the menu and the command line have no other place). */
+const showWarning = (message: string) => {
+  console.warn(message);
+  void (window ? dialog.showMessageBox(window, { type: 'warning', message }) : dialog.showMessageBox({ type: 'warning', message }));
+};
+
+/** A folder named on the command line, of this start or of a second one. */
 const openFolder = (folder: string) => {
   const opened = keel?.openWorkspace(folder);
-  if (opened && !opened.ok) console.warn(`Keel could not open ${folder}: ${opened.error.message}`);
+  if (opened && !opened.ok) showWarning(`Keel could not open ${folder}: ${opened.error.message}`);
 };
 
 if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
@@ -54,12 +61,7 @@ if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
     });
     bindIpc(ipcMain, core, (sender) => sender === window?.webContents);
     forwardEvents(core, () => window?.webContents ?? null);
-    installMenu(() =>
-      void openFolderFromMenu(
-        () => core.handlers['workspace.choose']({}),
-        (message) => void (window ? dialog.showMessageBox(window, { type: 'warning', message }) : dialog.showMessageBox({ type: 'warning', message })),
-      ),
-    );
+    installMenu(() => void openFolderFromMenu(() => core.handlers['workspace.choose']({}), showWarning));
 
     const folderArg = folderArgument(process.argv, app.isPackaged);
     if (folderArg) openFolder(folderArg);
