@@ -71,13 +71,15 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
   let page: Page;
   let model: ScriptedAnthropic;
   const errors: string[] = [];
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'keel-electron-')));
-  const folder = join(home, 'launch-project');
-  mkdirSync(folder);
+  let home = '';
+  let folder = '';
   const marker = uniqueMarker();
 
   beforeAll(async () => {
     if (target.kind === 'none') return;
+    home = realpathSync(mkdtempSync(join(tmpdir(), 'keel-electron-')));
+    folder = join(home, 'launch-project');
+    mkdirSync(folder);
     if (target.kind === 'dev' && !existsSync(join(root, 'out', 'main', 'index.js'))) {
       execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit', timeout: 280_000 });
     }
@@ -122,7 +124,7 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
     await app?.close().catch(() => undefined);
     await model?.close();
     killProcessesWith(marker);
-    rmSync(home, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   it('ships with the production fuses, but the inspect one a test build keeps', { timeout: 30_000 }, async () => {
