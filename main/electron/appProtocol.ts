@@ -1,7 +1,7 @@
 // fs.promises looked up at call time: Electron patches its methods to read inside app.asar.
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import { extname, isAbsolute, relative } from 'node:path';
+import { extname, isAbsolute, relative, sep } from 'node:path';
 import { contentSecurityPolicy } from '../../common/csp';
 
 /**
@@ -93,11 +93,15 @@ export function createAppProtocolHandler(rendererDir: string): AppProtocolHandle
     }
     // Resolved for real: a symlink inside the folder may still point out of it.
     const inside = relative(root, file);
-    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return plain(404, 'Not found.');
+    if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return plain(404, 'Not found.');
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const headers = { ...APP_SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-cache' };
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-    return new Response(new Uint8Array(await fs.readFile(file)), { status: 200, headers });
+    try {
+      return new Response(new Uint8Array(await fs.readFile(file)), { status: 200, headers });
+    } catch {
+      return plain(404, 'Not found.'); // removed or unreadable since it was found
+    }
   };
 }
 

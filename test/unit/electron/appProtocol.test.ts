@@ -21,6 +21,7 @@ beforeAll(() => {
   writeFileSync(join(renderer, 'assets', 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(renderer, 'assets', 'module.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d]));
   writeFileSync(join(renderer, 'assets', 'data.json'), '{}');
+  writeFileSync(join(renderer, '..notes.txt'), 'a name that starts with two dots');
   writeFileSync(join(base, 'secret.txt'), SECRET);
   mkdirSync(join(base, 'outside'));
   writeFileSync(join(base, 'outside', 'secret.txt'), SECRET);
@@ -118,6 +119,8 @@ describe('the keel://app protocol handler', () => {
   it('refuses a symlink that leads out of the folder, and follows one that stays inside', async () => {
     await expectRefused('keel://app/assets/leak.txt', [404]);
     await expectRefused('keel://app/assets/leakdir/secret.txt', [404]);
+    // A name that merely starts with two dots is a file inside, not a way out.
+    expect(await (await get('keel://app/..notes.txt')).text()).toBe('a name that starts with two dots');
     const alias = await get('keel://app/assets/alias.js');
     expect(alias.status).toBe(200);
     expect(await alias.text()).toBe('console.log("keel")');
