@@ -8,12 +8,12 @@ function createApi(): KeelApi {
   if (window.keelIpc) return createIpcApi(window.keelIpc);
   // The window's own keel://app page talks over the bridge only; without it there is no host to reach.
   if (window.location.protocol !== 'http:' && window.location.protocol !== 'https:') {
-    return createUnreachableApi('This window has no connection to Keel (its bridge did not load). Quit Keel and start it again; if that does not help, reinstall it.');
+    return createUnreachableApi('no_bridge');
   }
   const token = new URLSearchParams(window.location.search).get('token');
   // keel web refuses a socket without its token: say so at once rather than retry for ever.
   if (!token) {
-    return createUnreachableApi('This page has no connection to Keel. Open the address that "keel web" printed, with its ?token= part.');
+    return createUnreachableApi('no_token');
   }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);

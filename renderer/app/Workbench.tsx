@@ -104,7 +104,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         onToggleSidebar={() => toggle('sidebarOpen')}
         onOpenFolder={() => void onOpenFolderButton()}
         onOpenSettings={() => setSettingsOpen(true)}
-        error={headerError ?? hostError}
+        error={headerError ?? (hostError ? t(hostError === 'no_bridge' ? 'host.noBridge' : 'host.noToken') : null)}
         actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
       <div className="app-body" ref={body}>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AppInfo, WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import { api } from '../api';
+import { noHostReason, type NoHostReason } from '../api/unreachableTransport';
 
 export interface WorkspaceState {
   /** Null until the host has answered. */
@@ -10,7 +11,7 @@ export interface WorkspaceState {
   workspace: WorkspaceInfo | null | undefined;
   open(path: string): Promise<Result<WorkspaceInfo>>;
   /** Why the host cannot be reached at all (no bridge, no token), or null. */
-  hostError: string | null;
+  hostError: NoHostReason | null;
   /** The host's native picker; resolves ok(null) when the person cancels. */
   choose(): Promise<Result<WorkspaceInfo | null>>;
 }
@@ -19,7 +20,7 @@ export interface WorkspaceState {
 export function useWorkspace(): WorkspaceState {
   const [app, setApp] = useState<AppInfo | null>(null);
   const [workspace, setWorkspace] = useState<WorkspaceInfo | null | undefined>(undefined);
-  const [hostError, setHostError] = useState<string | null>(null);
+  const [hostError, setHostError] = useState<NoHostReason | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -27,9 +28,9 @@ export function useWorkspace(): WorkspaceState {
     void api.request('app.info', {}).then((result) => {
       if (!live) return;
       if (result.ok) setApp(result.value);
-      else if (result.error.code === 'disconnected') {
+      else if (noHostReason(result.error.details)) {
         // No host: show the welcome screen with the reason rather than an empty window.
-        setHostError(result.error.message);
+        setHostError(noHostReason(result.error.details));
         setWorkspace((known) => (known === undefined ? null : known));
       }
     });

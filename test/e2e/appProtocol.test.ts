@@ -185,6 +185,17 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
     } finally {
       await context.close();
     }
+    // In the person's language.
+    const chinese = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
+    try {
+      await servedContext(chinese);
+      const page = await chinese.newPage();
+      await page.goto(`${ORIGIN}/index.html`);
+      await page.getByText('此页面未连接到 Keel。').waitFor({ timeout: 30_000 });
+      await screenshot(page, 'app-protocol-no-bridge-zh');
+    } finally {
+      await chinese.close();
+    }
   });
 
   it('refuses traversal and other hosts from the page too', { timeout: 60_000 }, async () => {
