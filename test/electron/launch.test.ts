@@ -204,9 +204,12 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
 
   it('opens a folder through the native picker and the File menu has Open Folder…', { timeout: 60_000 }, async () => {
     // The picker is native UI Playwright cannot click: main's dialog answers with the folder.
-    await app.evaluate(({ dialog }, picked) => {
-      dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [picked] })) as typeof dialog.showOpenDialog;
+    const stubbed = await app.evaluate(({ dialog }, picked) => {
+      const stub = (async () => ({ canceled: false, filePaths: [picked] })) as typeof dialog.showOpenDialog;
+      dialog.showOpenDialog = stub;
+      return dialog.showOpenDialog === stub;
     }, folder);
+    expect(stubbed, 'this Electron does not let main replace dialog.showOpenDialog').toBe(true);
     const menuItem = await app.evaluate(({ Menu }) => {
       const item = Menu.getApplicationMenu()?.getMenuItemById('open-folder');
       return item ? { label: item.label, accelerator: item.accelerator ?? '' } : null;
