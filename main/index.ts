@@ -1,11 +1,15 @@
-import type { BrowserWindow} from 'electron';
-import { app, dialog, ipcMain } from 'electron';
+import type { BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, protocol } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workspaceTools } from './agent/workspaceTools';
 import { KeelCore } from './api/core';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './electron/appProtocol';
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { createSafeStorageKeyStore } from './electron/keyStore';
+import { claimSingleInstance, createQuitSequence, folderArgument } from './electron/lifecycle';
 import { installMenu } from './electron/menu';
+import { openFolderFromMenu } from './electron/menuTemplate';
 import { createMainWindow } from './electron/window';
 
 // The Electron host, kept thin: window, menu, dialog and lifecycle. Everything else is the core.
@@ -13,15 +17,24 @@ const outDir = fileURLToPath(new URL('..', import.meta.url));
 let window: BrowserWindow | null = null;
 let keel: KeelCore | null = null;
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
-  app.on('second-instance', () => {
-    if (window?.isMinimized()) window.restore();
-    window?.focus();
-  });
+// The window's own origin (keel://app); a scheme can only be made privileged before `ready`.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
+/** Said where the person looks: the window's warning box (the menu and the command line have no other place). */
+const showWarning = (message: string) => {
+  console.warn(message);
+  void (window ? dialog.showMessageBox(window, { type: 'warning', message }) : dialog.showMessageBox({ type: 'warning', message }));
+};
+
+/** A folder named on the command line, of this start or of a second one. */
+const openFolder = (folder: string) => {
+  const opened = keel?.openWorkspace(folder);
+  if (opened && !opened.ok) showWarning(`Keel could not open ${folder}: ${opened.error.message}`);
+};
+
+if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
   app.whenReady().then(async () => {
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(join(outDir, 'renderer')));
     const chooseFolder = async (): Promise<string | null> => {
       const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
       const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
@@ -48,13 +61,10 @@ if (!app.requestSingleInstanceLock()) {
     });
     bindIpc(ipcMain, core, (sender) => sender === window?.webContents);
     forwardEvents(core, () => window?.webContents ?? null);
-    installMenu(() => void core.handlers['workspace.choose']({}));
+    installMenu(() => void openFolderFromMenu(() => core.handlers['workspace.choose']({}), showWarning));
 
-    const folderArg = process.argv.slice(app.isPackaged ? 1 : 2).find((arg) => !arg.startsWith('-'));
-    if (folderArg) {
-      const opened = core.openWorkspace(folderArg);
-      if (!opened.ok) console.warn(`Keel could not open ${folderArg}: ${opened.error.message}`);
-    }
+    const folderArg = folderArgument(process.argv, app.isPackaged);
+    if (folderArg) openFolder(folderArg);
     window = createMainWindow(outDir);
     window.on('closed', () => (window = null));
   });
@@ -62,11 +72,12 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => app.quit());
 
   // Quitting kills the person's shells and every process they started: wait for that once.
-  let disposed = false;
-  app.on('before-quit', (event) => {
-    if (disposed || !keel) return;
-    event.preventDefault();
-    disposed = true;
-    void keel.dispose().finally(() => app.quit());
-  });
+  app.on(
+    'before-quit',
+    createQuitSequence({
+      dispose: () => keel?.dispose() ?? Promise.resolve(),
+      quit: () => app.quit(),
+      log: console.warn,
+    }),
+  );
 }

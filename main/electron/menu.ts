@@ -1,19 +1,6 @@
-import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { Menu } from 'electron';
+import { menuTemplate } from './menuTemplate';
 
 export function installMenu(openFolder: () => void): void {
-  const template: MenuItemConstructorOptions[] = [
-    ...(process.platform === 'darwin' ? [{ role: 'appMenu' } as MenuItemConstructorOptions] : []),
-    {
-      label: 'File',
-      submenu: [
-        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: openFolder },
-        { type: 'separator' },
-        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
-      ],
-    },
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
-  ];
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, openFolder)));
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ErrorCodes, WireRequestSchema, type WireMessage } from '../../common/contract';
+import { contentSecurityPolicy } from '../../common/csp';
 import { fail } from '../../common/result';
 import type { KeelCore } from '../api/core';
 import { dispatchRequest } from '../api/dispatch';
@@ -49,18 +50,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   const ownOrigins = new Set([`http://${HOST}:${port}`, `http://localhost:${port}`]);
   const ownHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ws://${HOST}:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  const csp = contentSecurityPolicy({ connect: [`ws://${HOST}:${port}`, `ws://localhost:${port}`] });
   const headers = { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
 
   server.on('request', (req, res) => {

@@ -1,11 +1,20 @@
 import type { KeelApi } from '../../common/contract';
 import { createIpcApi } from './ipcTransport';
+import { createUnreachableApi } from './unreachableTransport';
 import { createWsApi } from './wsTransport';
 
 /** The renderer's one API object; which transport carries it is decided here and nowhere else. */
 function createApi(): KeelApi {
   if (window.keelIpc) return createIpcApi(window.keelIpc);
-  const token = new URLSearchParams(window.location.search).get('token') ?? '';
+  // The window's own keel://app page talks over the bridge only; without it there is no host to reach.
+  if (window.location.protocol !== 'http:' && window.location.protocol !== 'https:') {
+    return createUnreachableApi('no_bridge');
+  }
+  const token = new URLSearchParams(window.location.search).get('token');
+  // keel web refuses a socket without its token: say so at once rather than retry for ever.
+  if (!token) {
+    return createUnreachableApi('no_token');
+  }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
 }

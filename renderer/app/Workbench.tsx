@@ -32,7 +32,7 @@ const TERMINAL_BAR = 30;
  */
 export function Workbench({ settings }: { settings: SettingsState }) {
   const { t } = useI18n();
-  const { app, workspace, open, choose } = useWorkspace();
+  const { app, workspace, hostError, open, choose } = useWorkspace();
   const sessions = useSessions(workspace);
   const status = useAgentStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
@@ -156,7 +156,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         onToggleSidebar={() => (narrow ? setDrawerOpen((value) => !value) : toggle('sidebarOpen'))}
         onOpenFolder={() => void onOpenFolderButton()}
         onOpenSettings={() => setSettingsOpen(true)}
-        error={headerError}
+        error={headerError ?? (hostError ? t(hostError === 'no_bridge' ? 'host.noBridge' : 'host.noToken') : null)}
         actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
       <div className={`app-body${narrow ? ' is-narrow' : ''}`} ref={body}>

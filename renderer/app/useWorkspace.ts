@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AppInfo, WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import { api } from '../api';
+import { noHostReason, type NoHostReason } from '../api/unreachableTransport';
 
 export interface WorkspaceState {
   /** Null until the host has answered. */
@@ -9,6 +10,8 @@ export interface WorkspaceState {
   /** The open folder; undefined until known, null when none is open. */
   workspace: WorkspaceInfo | null | undefined;
   open(path: string): Promise<Result<WorkspaceInfo>>;
+  /** Why the host cannot be reached at all (no bridge, no token), or null. */
+  hostError: NoHostReason | null;
   /** The host's native picker; resolves ok(null) when the person cancels. */
   choose(): Promise<Result<WorkspaceInfo | null>>;
 }
@@ -17,12 +20,19 @@ export interface WorkspaceState {
 export function useWorkspace(): WorkspaceState {
   const [app, setApp] = useState<AppInfo | null>(null);
   const [workspace, setWorkspace] = useState<WorkspaceInfo | null | undefined>(undefined);
+  const [hostError, setHostError] = useState<NoHostReason | null>(null);
 
   useEffect(() => {
     let live = true;
     const unsubscribe = api.on('workspace.changed', (next) => setWorkspace(next));
     void api.request('app.info', {}).then((result) => {
-      if (live && result.ok) setApp(result.value);
+      if (!live) return;
+      if (result.ok) setApp(result.value);
+      else if (noHostReason(result.error.details)) {
+        // No host: show the welcome screen with the reason rather than an empty window.
+        setHostError(noHostReason(result.error.details));
+        setWorkspace((known) => (known === undefined ? null : known));
+      }
     });
     void api.request('workspace.current', {}).then((result) => {
       if (live && result.ok) setWorkspace((known) => (known === undefined ? result.value : known));
@@ -49,5 +59,5 @@ export function useWorkspace(): WorkspaceState {
     document.title = workspace ? `${workspace.name} — Keel` : 'Keel';
   }, [workspace]);
 
-  return { app, workspace, open, choose };
+  return { app, workspace, hostError, open, choose };
 }

@@ -14,6 +14,9 @@ export const app = {
   'header.showSessions': 'Show sessions',
   'header.hideSessions': 'Hide sessions',
 
+  'host.noBridge': 'This window has no connection to Keel (its bridge did not load). Quit Keel and start it again; if that does not help, reinstall it.',
+  'host.noToken': 'This page has no connection to Keel. Open the address that "keel web" printed, with its ?token= part.',
+
   'welcome.title': 'Open a folder to start',
   'welcome.text': 'Keel works inside one folder at a time. Each folder keeps its own sessions: the chat, the plan, the approvals and the usage of each.',
 

@@ -15,6 +15,9 @@ export const app: Record<keyof typeof en, string> = {
   'header.showSessions': '显示会话',
   'header.hideSessions': '隐藏会话',
 
+  'host.noBridge': '此窗口未连接到 Keel（它的桥接没有加载）。请退出 Keel 再重新启动；如果仍然不行，请重新安装。',
+  'host.noToken': '此页面未连接到 Keel。请打开 “keel web” 打印的地址，包括其中的 ?token= 部分。',
+
   'welcome.title': '打开一个文件夹开始',
   'welcome.text': 'Keel 每次在一个文件夹中工作。每个文件夹保存自己的会话：每个会话的对话、计划、批准规则和用量。',
 
