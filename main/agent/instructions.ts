@@ -37,7 +37,7 @@ export function readInstructions(workspace: string, dataDir: string | undefined,
     files.push({ path: candidate.path, scope: candidate.scope, chars: complete ? text.length : size, truncated: cut });
     const where = candidate.scope === 'user' ? 'every workspace (your own instructions)' : 'this workspace';
     const note = cut
-      ? `\n[Cut here: ${candidate.shown} is ${formatSize(size)}, more than the ${cap.toLocaleString('en')} characters of instructions Keel gives the model. The rest is in ${candidate.path}${candidate.scope === 'workspace' ? '; read it with read_file where it matters' : ''}.]`
+      ? `\n[Cut here: Keel gives the model at most ${cap.toLocaleString('en')} characters of instruction files in all, and ${candidate.shown} (${formatSize(size)}) did not fit. The rest is in ${candidate.path}${candidate.scope === 'workspace' ? '; read it with read_file where it matters' : ''}.]`
       : '';
     sections.push(`<instructions file="${candidate.shown}" applies-to="${where}">\n${shown}${note}\n</instructions>`);
   }
