@@ -23,8 +23,13 @@ import { createTodoTool } from './todoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 
 /** The task's end when the service refused the size twice: what happened and what to do. */
-function tooLongMessage(detail: string, window: number): string {
-  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). Keel cleared the older tool results so the next message has room; send it again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set contextWindow in the settings file (or KEEL_CONTEXT_WINDOW) to its real size.`;
+function tooLongMessage(detail: string, window: number, room: readonly CompactionInfo[]): string {
+  const done = room.some((info) => info.stage === 'summarized')
+    ? 'Keel set the conversation aside (the plan and the transcript are kept) so the next message has room'
+    : room.length > 0
+      ? 'Keel cleared every tool result so the next message has room'
+      : 'Nothing more could be cleared';
+  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set contextWindow in the settings file (or KEEL_CONTEXT_WINDOW) to its real size.`;
 }
 
 export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';
@@ -265,9 +270,9 @@ export class Agent {
                 await this.context.afterRefusal(room, error.message, this.context.requestTokens());
                 continue;
               }
-              this.context.lastResort(settings);
+              const madeRoom = this.context.lastResort(settings, text);
               this.emitContext(settings);
-              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow) };
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
             }
             if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
             throw error;

@@ -44,12 +44,19 @@ export function compactedHead(input: CompactedHeadInput): ChatMessage {
         `Keel's transcript still holds all of it.\n\n${input.summary.trim()}\n</conversation-summary>`,
     },
   ];
-  if (input.task) content.push({ type: 'text', text: `<task>The person's message that started this task:\n${input.task}\n</task>` });
+  if (input.task) content.push({ type: 'text', text: `<task>The person's message that started this task:\n${clipTask(input.task)}\n</task>` });
   content.push({
     type: 'text',
     text: `<plan-status>The plan as Keel holds it now (this, not the summary, is the current plan):\n${renderPlan(input.plan)}\n</plan-status>\nContinue from where the messages below leave off.`,
   });
   return { role: 'user', content };
+}
+
+/** Characters of the task repeated in the head: a huge pasted message must not fill the window again. */
+const TASK_CHARS = 8_000;
+
+function clipTask(task: string): string {
+  return task.length <= TASK_CHARS ? task : `${task.slice(0, TASK_CHARS)}\n[… the message goes on for ${task.length - TASK_CHARS} more characters; the transcript keeps it whole]`;
 }
 
 /** The compacted history: the head, then the kept recent rounds. */

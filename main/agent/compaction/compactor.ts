@@ -95,6 +95,22 @@ export function clearAllResults(deps: Pick<CompactorDeps, 'session' | 'estimate'
   return record.info;
 }
 
+/**
+ * The very last resort, when even the cleared history is too big (a message bigger than the
+ * window): the conversation is set aside for a head that keeps the task (clipped) and the plan,
+ * so the next message is not refused as well. The transcript keeps everything.
+ */
+export function setAsideHistory(deps: Pick<CompactorDeps, 'session' | 'estimate' | 'task'>, reason: CompactionReason): CompactionInfo | null {
+  const history = normalizeHistory(deps.session.messages);
+  if (history.length === 0) return null;
+  const size = deps.estimate(history);
+  const summary = `(No summary: even with its tool results cleared the conversation did not fit the model's context window, so its ${history.length} messages were set aside. Keel's transcript keeps them; ask the person for what you need.)`;
+  const head = compactedHead({ summary, task: deps.task, plan: deps.session.plan.items, summarizedMessages: history.length });
+  const record: CompactionRecord = { info: { ...info({ reason }, 'summarized', size, 0, history.length), summary }, cleared: [], keptFrom: history.length, head };
+  apply(deps, record);
+  return record.info;
+}
+
 function info(plan: Pick<RoomPlan, 'reason'>, stage: CompactionInfo['stage'], before: number, clearedResults: number, summarizedMessages: number): CompactionInfo {
   return { id: randomUUID(), stage, reason: plan.reason, beforeTokens: before, afterTokens: before, clearedResults, summarizedMessages };
 }

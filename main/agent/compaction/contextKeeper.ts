@@ -3,7 +3,7 @@ import type { TextBlockParam, Tool, Usage } from '@anthropic-ai/sdk/resources/me
 import { estimateTokens, type CompactionInfo, type ContextUsage } from '../../../common/contextWindow';
 import type { ModelSettings } from '../../settings/modelSettings';
 import type { WorkspaceSession } from '../../session/workspaceSession';
-import { clearAllResults, makeRoom, type RoomPlan } from './compactor';
+import { clearAllResults, makeRoom, setAsideHistory, type RoomPlan } from './compactor';
 import { ContextTracker, parseOverflow } from './contextTracker';
 
 /** Stage 1 aims this far below the threshold, so the next rounds do not make room again at once. */
@@ -82,14 +82,22 @@ export class ContextKeeper {
     return this.run(context, { reason: 'manual', summarize: true, targetTokens: Math.floor(compactAtTokens * TARGET_SHARE), enoughTokens: 0, window: windowTokens });
   }
 
-  /** After a second refusal: clears every tool result, so the next message has room. */
-  lastResort(settings: ModelSettings): CompactionInfo | null {
-    const info = clearAllResults({ session: this.session, estimate: (messages) => this.tracker.estimateWhole(this.prefixTokens, messages) }, 'refused', this.tracker.window(settings.contextWindow));
-    if (info) {
-      this.tracker.reset();
-      this.onCompaction(info);
+  /**
+   * After a second refusal: clears every tool result, and when that is still too big sets the
+   * conversation aside, so the next message has room. Returns what was done.
+   */
+  lastResort(settings: ModelSettings, task: string | null): CompactionInfo[] {
+    const estimate = (messages: Parameters<ContextTracker['estimateWhole']>[1]) => this.tracker.estimateWhole(this.prefixTokens, messages);
+    const infos: CompactionInfo[] = [];
+    const cleared = clearAllResults({ session: this.session, estimate }, 'refused', this.tracker.window(settings.contextWindow));
+    if (cleared) infos.push(cleared);
+    if (this.usage(settings).usedTokens > this.usage(settings).compactAtTokens) {
+      const setAside = setAsideHistory({ session: this.session, estimate, task }, 'refused');
+      if (setAside) infos.push(setAside);
     }
-    return info;
+    if (infos.length > 0) this.tracker.reset();
+    for (const info of infos) this.onCompaction(info);
+    return infos;
   }
 
   /** The size of a request carrying the session's history as it is now. */

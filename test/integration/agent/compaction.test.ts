@@ -133,6 +133,20 @@ describe('a long task against a small context window', () => {
     expect(harness.server.requests.at(-1)!.rejected).toBeUndefined();
   }, 60_000);
 
+  it('sets aside a message bigger than the window after the second refusal, so the session is not stuck', async () => {
+    harness = await startAgentHarness([reply(text('Fine now.'))], { server: { contextLimit: 6_000, sideAnswer: answerSummaries } });
+    const finished = await sendTask(harness, `please look at this log:\n${'a log line that goes on and on\n'.repeat(1_500)}`, 60_000);
+    expect(finished.outcome).toBe('error');
+    expect(finished.message).toMatch(/set the conversation aside/);
+    expect(harness.server.requests.filter((r) => r.rejected).length).toBe(2);
+
+    expect((await sendTask(harness, 'say hi')).outcome).toBe('done');
+    const last = harness.server.requests.at(-1)!;
+    expect(last.rejected).toBeUndefined();
+    expect(JSON.stringify(last.body.messages)).toContain('the message goes on for');
+    expect(JSON.stringify(last.body.messages)).toContain('say hi');
+  }, 60_000);
+
   it('resumes a compacted session with the compacted view and the plan', async () => {
     const limit = 12_000;
     harness = await startAgentHarness(longTask(40), {
