@@ -15,6 +15,8 @@ import { SUMMARY_SYSTEM, summaryRequestMessages } from './summaryRequest';
 /** The recent rounds kept word for word by a summary take at most this share of the window. */
 const KEEP_SHARE = 0.25;
 const SUMMARY_MAX_TOKENS = 4_096;
+/** "Compact now" does not summarise less than this. */
+const MANUAL_MIN_TOKENS = 1_000;
 
 export interface RoomPlan {
   reason: CompactionReason;
@@ -72,7 +74,10 @@ export async function makeRoom(deps: CompactorDeps, plan: RoomPlan): Promise<Com
     return infos;
   }
 
-  const summary = await summarise(deps, history.slice(0, keptFrom), plan.window);
+  const older = history.slice(0, keptFrom);
+  // Asked for by the person with next to nothing older: a summary would not make room.
+  if (plan.reason === 'manual' && older.reduce((n, m) => n + estimateTokens(m), 0) < MANUAL_MIN_TOKENS) return infos;
+  const summary = await summarise(deps, older, plan.window);
   const head = compactedHead({ summary, task: deps.task, plan: session.plan.items, summarizedMessages: keptFrom });
   const next = compactedHistory(head, history, keptFrom);
   const nextSize = deps.estimate(next);

@@ -106,6 +106,8 @@ export class ContextKeeper {
   }
 
   private async run(context: RoomContext, plan: RoomPlan): Promise<CompactionInfo[]> {
+    // A refusal has just measured the request; otherwise the last answer's usage is the measure.
+    if (plan.reason !== 'refused') this.tracker.calibrate(this.prefixTokens, this.session.messages);
     const infos = await makeRoom(
       { ...context, session: this.session, estimate: (messages) => this.tracker.estimateWhole(this.prefixTokens, messages) },
       plan,

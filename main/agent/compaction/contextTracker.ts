@@ -20,6 +20,18 @@ export class ContextTracker {
     this.baseline = tokens > 0 ? { tokens, messageCount } : null;
   }
 
+  /**
+   * Tunes the estimate to the service's own counting (its tokenizer, images), from the last
+   * request it counted. Costs a pass over the history, so it runs before a compaction, not every round.
+   */
+  calibrate(prefixTokens: number, messages: readonly ChatMessage[]): void {
+    const base = this.baseline;
+    if (!base || base.messageCount > messages.length) return;
+    let raw = prefixTokens;
+    for (let i = 0; i < base.messageCount; i++) raw += estimateTokens(messages[i]);
+    if (raw > 0) this.scale = Math.min(8, Math.max(0.25, base.tokens / raw));
+  }
+
   /** The history was replaced: the last count no longer describes it. */
   reset(): void {
     this.baseline = null;
@@ -29,7 +41,7 @@ export class ContextTracker {
   learnFromRefusal(reported: { tokens: number; limit: number } | null, estimated: number): void {
     if (!reported) return;
     this.learnedLimit = reported.limit;
-    if (estimated > 0 && reported.tokens > estimated) this.scale = Math.min(4, reported.tokens / estimated);
+    if (estimated > 0 && reported.tokens > estimated) this.scale = Math.min(8, reported.tokens / estimated);
   }
 
   /** The window to plan with: the setting, or the service's limit when it said a smaller one. */

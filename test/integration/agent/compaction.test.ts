@@ -90,6 +90,22 @@ describe('a long task against a small context window', () => {
     expect(plan.items.map((i) => [i.content, i.status])).toEqual(PLAN.map((c) => [c, 'completed']));
   }, 180_000);
 
+  it('goes by the tokens the API reports, not only by its own estimate', async () => {
+    // The requests are small, but the service says the first one took 17,000 of a 20,000 window.
+    harness = await startAgentHarness(
+      [{ ...reply(toolUse('read_file', { path: 'big.txt', limit: 50 })), usage: { input_tokens: 1_000, cache_read_input_tokens: 16_000 } }, reply(text('done'))],
+      { tools: fileTools, settings: { contextWindow: 20_000 }, server: { sideAnswer: answerSummaries } },
+    );
+    writeBigFile(harness.workspace);
+    expect((await sendTask(harness, 'read a little')).outcome).toBe('done');
+    const compactions = harness.events.filter((e): e is Compaction => e.type === 'compaction');
+    expect(compactions.map((c) => [c.stage, c.reason])).toEqual([['summarized', 'threshold']]);
+    expect(compactions[0]!.beforeTokens).toBeGreaterThan(17_000);
+    const context = harness.events.filter((e) => e.type === 'context');
+    expect(context[0]).toMatchObject({ type: 'context', windowTokens: 20_000, compactAtTokens: 16_000 });
+    expect((context[0] as { usedTokens: number }).usedTokens).toBeGreaterThanOrEqual(17_000);
+  }, 60_000);
+
   it('makes room and retries once when the service refuses a request as too long', async () => {
     // Keel believes the window is 200k; the service takes 9,000 tokens.
     harness = await startAgentHarness(longTask(12), {
