@@ -35,6 +35,8 @@ let errors: string[] = [];
 const composer = (): Locator => page.getByRole('textbox', { name: 'Message to the agent' });
 const meter = (): Locator => page.getByTestId('context-meter');
 const used = async (): Promise<number> => Number(await meter().getByRole('meter').getAttribute('aria-valuenow'));
+const fillColor = (): Promise<string> => meter().locator('.context-fill').evaluate((el) => getComputedStyle(el).backgroundColor);
+let okFill = '';
 const rows = (): Locator => page.locator('section.chat-panel').getByTestId('compaction-row');
 
 beforeAll(async () => {
@@ -85,6 +87,8 @@ describe('the context window (keel web)', () => {
 
     await runTask('read notes.txt, three parts', 'Read three parts.');
     await expect.poll(used).toBeGreaterThan(before + 3_000);
+    expect(await meter().getAttribute('data-level')).toBe('ok');
+    okFill = await fillColor();
     await screenshot(page, 'context-meter');
   });
 
@@ -93,10 +97,13 @@ describe('the context window (keel web)', () => {
     await rows().first().waitFor();
     expect(await rows().first().innerText()).toMatch(/Keel made room: cleared \d+ old tool results/);
     expect(server.requests.every((r) => r.rejected === undefined)).toBe(true);
-    // The meter turns amber as it nears the threshold again.
-    const level = await meter().getAttribute('data-level');
+    // Having read on after making room, the meter is amber: near the threshold again.
     const value = await used();
-    expect(level).toBe(value >= 0.8 * WINDOW ? 'over' : value >= 0.85 * 0.8 * WINDOW ? 'near' : 'ok');
+    expect(value).toBeGreaterThan(0.85 * 0.8 * WINDOW);
+    expect(value).toBeLessThan(0.8 * WINDOW);
+    expect(await meter().getAttribute('data-level')).toBe('near');
+    expect(await fillColor()).not.toBe(okFill);
+    await screenshot(page, 'context-made-room');
   });
 
   test('"Compact now" summarises; the row opens to the summary; the meter drops; a reload keeps it', async () => {
