@@ -60,7 +60,7 @@ export async function benchContextWindow(): Promise<void> {
   }
 
   // Stage 1 on about 150k tokens: 300 rounds of ~2 KB tool results.
-  const big = syntheticHistory(300, 1_900);
+  const big = syntheticHistory(300, 1_740);
   const tokens = big.reduce((n, m) => n + estimateTokens(m), 0);
   const choose = timeRepeated(() => chooseResultsToClear(big, { keepRounds: KEEP_RECENT_ROUNDS, tokensToFree: tokens / 2 }).length, 20);
   const cleared = chooseResultsToClear(big, { keepRounds: KEEP_RECENT_ROUNDS, tokensToFree: tokens / 2 });
