@@ -56,6 +56,8 @@ export const CompactionInfoSchema = z.object({
   /** Messages folded into the summary (stage 2). */
   summarizedMessages: z.number().int().nonnegative(),
   summary: z.string().optional(),
+  /** What each cleared tool result says now (what was there, how to get it back). */
+  placeholders: z.array(z.string()).optional(),
 });
 export type CompactionInfo = z.infer<typeof CompactionInfoSchema>;
 

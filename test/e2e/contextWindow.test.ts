@@ -96,6 +96,10 @@ describe('the context window (keel web)', () => {
     await runTask('now read all of it', 'Read it all.');
     await rows().first().waitFor();
     expect(await rows().first().innerText()).toMatch(/Keel made room: cleared \d+ old tool results/);
+    // It opens to what was cleared and how to get it back.
+    await rows().first().getByRole('button').click();
+    await rows().first().getByText(/\[read_file notes\.txt, lines 1–100: cleared to make room; read it again if you need it\]/).waitFor();
+    await screenshot(page, 'context-cleared-row');
     expect(server.requests.every((r) => r.rejected === undefined)).toBe(true);
     // Having read on after making room, the meter is amber: near the threshold again.
     const value = await used();

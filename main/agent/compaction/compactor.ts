@@ -124,6 +124,7 @@ function info(plan: Pick<RoomPlan, 'reason'>, stage: CompactionInfo['stage'], be
 function apply(deps: Pick<CompactorDeps, 'session' | 'estimate'>, record: CompactionRecord): ChatMessage[] {
   const next = applyCompactionRecord(deps.session.messages, record);
   record.info.afterTokens = deps.estimate(next);
+  if (record.cleared.length > 0) record.info.placeholders = record.cleared.map((c) => c.placeholder);
   deps.session.applyCompaction(record, next);
   return next;
 }

@@ -6,7 +6,7 @@ import { ChevronIcon, InfoIcon } from '../icons';
 
 type CompactionItem = Extract<ChatItem, { kind: 'compaction' }>;
 
-/** Keel made room in the conversation; a summary opens to show what the agent continues from. */
+/** Keel made room in the conversation; the row opens to the summary the agent continues from and what was cleared. */
 export const CompactionRow = memo(function CompactionRow({ item }: { item: CompactionItem }) {
   const { t, language } = useI18n();
   const [open, setOpen] = useExpanded(item.id, false);
@@ -17,7 +17,8 @@ export const CompactionRow = memo(function CompactionRow({ item }: { item: Compa
       ? t('chat.compaction.summarized', { count: String(item.summarizedMessages), before: format.format(item.beforeTokens), after: format.format(item.afterTokens) })
       : t('chat.compaction.cleared', { count: String(item.clearedResults), before: format.format(item.beforeTokens), after: format.format(item.afterTokens) });
   const reason = t(`chat.compaction.reason.${item.reason}`);
-  if (!item.summary) {
+  const placeholders = item.placeholders ?? [];
+  if (!item.summary && placeholders.length === 0) {
     return (
       <div className="chat-notice chat-compaction" data-testid="compaction-row">
         <span className="notice-head" title={reason}>
@@ -36,8 +37,18 @@ export const CompactionRow = memo(function CompactionRow({ item }: { item: Compa
       </button>
       {open && (
         <div id={id} className="compaction-summary">
-          <div className="compaction-summary-heading">{t('chat.compaction.summaryHeading')}</div>
-          <pre className="notice-text">{item.summary}</pre>
+          {item.summary ? (
+            <>
+              <div className="compaction-summary-heading">{t('chat.compaction.summaryHeading')}</div>
+              <pre className="notice-text">{item.summary}</pre>
+            </>
+          ) : null}
+          {placeholders.length > 0 ? (
+            <>
+              <div className="compaction-summary-heading">{t('chat.compaction.clearedHeading')}</div>
+              <pre className="notice-text">{placeholders.join('\n')}</pre>
+            </>
+          ) : null}
         </div>
       )}
     </div>

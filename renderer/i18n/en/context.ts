@@ -16,6 +16,7 @@ export const context = {
   'chat.compaction.cleared': 'Keel made room: cleared {count} old tool results ({before} → {after} tokens)',
   'chat.compaction.summarized': 'Keel made room: summarised {count} earlier messages ({before} → {after} tokens)',
   'chat.compaction.summaryHeading': 'Summary the agent continues from',
+  'chat.compaction.clearedHeading': 'Cleared (the agent can read or run these again)',
   'chat.compaction.reason.threshold': 'the conversation neared the context window',
   'chat.compaction.reason.refused': 'the model refused the request as too long',
   'chat.compaction.reason.manual': 'you asked for it',

@@ -17,6 +17,7 @@ export const context: Record<keyof typeof en, string> = {
   'chat.compaction.cleared': 'Keel 腾出了空间：清除了 {count} 个较早的工具结果（{before} → {after} 个 token）',
   'chat.compaction.summarized': 'Keel 腾出了空间：概括了 {count} 条较早的消息（{before} → {after} 个 token）',
   'chat.compaction.summaryHeading': '智能体据以继续的摘要',
+  'chat.compaction.clearedHeading': '已清除（智能体可以重新读取或运行）',
   'chat.compaction.reason.threshold': '对话接近上下文窗口上限',
   'chat.compaction.reason.refused': '模型以请求过长为由拒绝',
   'chat.compaction.reason.manual': '由你发起',
