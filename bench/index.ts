@@ -2,6 +2,7 @@ import { benchAgentLoop } from './agentLoop';
 import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchChatStreaming } from './chatStreaming';
+import { benchContextWindow } from './contextWindow';
 import { benchFileTools } from './fileTools';
 import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
@@ -18,6 +19,7 @@ const benches: Record<string, () => unknown> = {
   window: benchWindowStartup,
   chat: benchChatStreaming,
   terminal: benchTerminalThroughput,
+  contextWindow: benchContextWindow,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema } from './plan/schemas';
+import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 
 /** What the agent is doing, as the status bar and `keel run` show it. */
 export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'waiting_approval', 'done', 'stopped_unfinished', 'cancelled', 'error']);
@@ -30,6 +31,10 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
   z.object({ type: z.literal('notice'), kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens']), message: z.string() }),
   z.object({ type: z.literal('usage'), round: UsageSchema, session: UsageSchema }),
+  /** How full the context window is now (after each answer and each compaction). */
+  ContextUsageSchema.extend({ type: z.literal('context') }),
+  /** Keel made room in the history: older tool results cleared, or the older conversation summarised. */
+  CompactionInfoSchema.extend({ type: z.literal('compaction') }),
   /** A tool call waits for the person: the card shows exactly what will run or change. */
   z.object({ type: z.literal('approval_requested'), request: ApprovalRequestSchema }),
   z.object({ type: z.literal('approval_resolved'), id: z.string(), decision: z.enum(['allow_once', 'allow_session', 'deny']) }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TaskOutcomeSchema } from './agentEvents';
+import { CompactionInfoSchema } from './contextWindow';
 
 /** One entry of the chat as the person sees it; built from the transcript, then kept live from agent events. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
@@ -23,5 +24,7 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string() }),
   z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional() }),
+  /** Keel made room in the conversation; the row opens to the summary. */
+  CompactionInfoSchema.extend({ kind: z.literal('compaction') }),
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;

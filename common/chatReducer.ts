@@ -46,6 +46,10 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     }
     case 'notice':
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message }]);
+    case 'compaction': {
+      const { type: _type, ...info } = event;
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'compaction', ...info }]);
+    }
     case 'task_finished':
       return aboveQueued(items, (body) => [
         ...endStreaming(body),

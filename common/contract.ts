@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } from './agentEvents';
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChatItemSchema } from './chat';
+import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema } from './plan/schemas';
 import type { Result } from './result';
@@ -97,6 +98,10 @@ export const AgentStatusSchema = z.object({
   approvalMode: ApprovalModeSchema,
   pendingApprovals: z.array(ApprovalRequestSchema),
   queued: z.array(z.object({ id: z.string(), text: z.string() })),
+  /** How full the model's context window is (the meter). */
+  context: ContextUsageSchema.optional(),
+  /** AGENTS.md / CLAUDE.md files the agent is given. */
+  instructionFiles: z.array(InstructionFileSchema).optional(),
 });
 
 export const requests = {
@@ -120,6 +125,8 @@ export const requests = {
   /** Stops the running task at once (no-op when none runs). */
   'task.stop': { input: none, output: z.object({ stopped: z.boolean() }) },
   'agent.status': { input: none, output: AgentStatusSchema },
+  /** "Compact now": summarises the older conversation to make room (refused while a task runs). */
+  'context.compact': { input: none, output: z.object({ compactions: z.array(CompactionInfoSchema) }) },
   /** Sets the open session's approval mode; the settings hold the default for new sessions. */
   'approval.setMode': { input: z.object({ mode: ApprovalModeSchema }).strict(), output: z.object({ mode: ApprovalModeSchema }) },
   'approval.respond': { input: z.object({ id: z.string(), answer: ApprovalDecisionSchema }).strict(), output: z.object({ answered: z.boolean() }) },

@@ -16,8 +16,22 @@ import { createModelClient, ModelError, streamRound } from './modelClient';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
 import { shellDisplayName } from '../tools/bash/shell';
 import { buildSystemPrompt } from './prompt';
+import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
+import { isContextOverflow } from './compaction/contextTracker';
+import { readInstructions } from './instructions';
+import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import { createTodoTool } from './todoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+
+/** The task's end when the service refused the size twice: what happened and what to do. */
+function tooLongMessage(detail: string, window: number, room: readonly CompactionInfo[]): string {
+  const done = room.some((info) => info.stage === 'summarized')
+    ? 'Keel set the conversation aside (the plan and the transcript are kept) so the next message has room'
+    : room.length > 0
+      ? 'Keel cleared every tool result so the next message has room'
+      : 'Nothing more could be cleared';
+  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set contextWindow in the settings file (or KEEL_CONTEXT_WINDOW) to its real size.`;
+}
 
 export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';
 const MAX_TOKENS_CONTINUES = 3;
@@ -33,6 +47,8 @@ export interface AgentOptions {
   approvalMode?: () => ApprovalMode;
   /** Keeps what each task did to files, for the Changes view and undo. */
   changes?: ChangeRecorder;
+  /** The data folder: its AGENTS.md applies to every workspace. */
+  dataDir?: string;
 }
 
 export interface QueuedMessage {
@@ -62,9 +78,17 @@ export class Agent {
   private currentTask: Promise<TaskResult> | null = null;
   private queue: QueuedMessage[] = [];
   readonly approvals = new ApprovalBroker();
+  /** Keeps every request inside the model's context window. */
+  readonly context: ContextKeeper;
+  /** The message that started the latest task: repeated after a summary. */
+  private lastTask: string | null = null;
+  /** A "Compact now" under way: a task sent meanwhile waits for it. */
+  private compacting: { controller: AbortController; done: Promise<unknown> } | null = null;
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
+    this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
+    this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
   }
 
   get running(): boolean {
@@ -120,6 +144,7 @@ export class Agent {
   /** Stops the running task at once: the stream is aborted, the running command killed. */
   stop(): void {
     this.controller?.abort();
+    this.compacting?.controller.abort();
   }
 
   /** Stops the running task and waits until it has ended and its processes are gone. */
@@ -182,6 +207,8 @@ export class Agent {
     const { session } = this.options;
     const settings = this.options.settings();
     const plan = session.plan;
+    // A "Compact now" still running rewrites the history: start from its result.
+    await this.compacting?.done.catch(() => undefined);
 
     // The finished plan of the last task stays in the history; this task starts with an empty one.
     if (plan.items.length > 0 && unfinishedItems(plan.items).length === 0) {
@@ -193,14 +220,12 @@ export class Agent {
 
     try {
       const client = (this.options.createClient ?? createModelClient)(settings);
-      const system = buildSystemPrompt({
-        workspace: session.workspace,
-        platform: process.platform,
-        shell: shellDisplayName(),
-        date: new Date().toISOString().slice(0, 10),
-        toolNames: this.tools.map((t) => t.name),
-      });
+      // Read at the start of each task, so an edited AGENTS.md applies to the next one.
+      const system = this.systemPrompt();
       const tools = toolDefinitions(this.tools);
+      this.context.setPrefix(system, tools);
+      this.lastTask = text;
+      const room: RoomContext = { client, settings, task: text, signal };
 
       const earlier = earlierPlanNote(session);
       let pending: ContentBlockParam[] = [{ type: 'text', text }, ...(earlier ? [earlier] : [])];
@@ -216,29 +241,46 @@ export class Agent {
 
         this.setState('thinking');
         let response: Message;
-        try {
-          response = await streamRound(
-            client,
-            {
-              model: settings.model,
-              max_tokens: settings.maxTokens,
-              system,
-              tools,
-              messages: withHistoryCacheBreakpoint(normalizeHistory(session.messages)),
-            },
-            {
-              onText: (delta) => this.emit({ type: 'text', delta }),
-              onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
-            },
-            signal,
-            settings,
-          );
-        } catch (error) {
-          if (signal.aborted) return this.cancelled(taskId, []);
-          if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
-          throw error;
+        for (let refusals = 0; ; ) {
+          try {
+            await this.context.beforeRequest(room);
+            const sent = session.messages.length;
+            response = await streamRound(
+              client,
+              {
+                model: settings.model,
+                max_tokens: settings.maxTokens,
+                system,
+                tools,
+                messages: withHistoryCacheBreakpoint(normalizeHistory(session.messages)),
+              },
+              {
+                onText: (delta) => this.emit({ type: 'text', delta }),
+                onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
+              },
+              signal,
+              settings,
+            );
+            this.context.observe(response.usage, sent);
+            break;
+          } catch (error) {
+            if (signal.aborted) return this.cancelled(taskId, []);
+            if (error instanceof ModelError && isContextOverflow(error.message)) {
+              // The service refused the size: make room and try once more; never leave the session too big.
+              if (++refusals === 1) {
+                await this.context.afterRefusal(room, error.message, this.context.requestTokens());
+                continue;
+              }
+              const madeRoom = this.context.lastResort(settings, text);
+              this.emitContext(settings);
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
+            }
+            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+            throw error;
+          }
         }
         this.recordUsage(response);
+        this.emitContext(settings);
 
         const content = response.content.filter((block) => !(block.type === 'text' && block.text.trim() === ''));
         if (content.length > 0) session.appendMessage({ role: 'assistant', content: content as ContentBlockParam[] });
@@ -366,6 +408,55 @@ export class Agent {
     if (!update) return;
     pending.push(update);
     this.notice('plan_update', update.text);
+  }
+
+  private systemPrompt() {
+    const session = this.options.session;
+    return buildSystemPrompt({
+      workspace: session.workspace,
+      platform: process.platform,
+      shell: shellDisplayName(),
+      date: new Date().toISOString().slice(0, 10),
+      toolNames: this.tools.map((t) => t.name),
+      instructions: readInstructions(session.workspace, this.options.dataDir).text,
+    });
+  }
+
+  /** How full the window is, as the status bar's meter shows it. */
+  contextUsage(settings = this.options.settings()): ContextUsage {
+    return this.context.usage(settings);
+  }
+
+  private emitContext(settings: ModelSettings): void {
+    this.emit({ type: 'context', ...this.context.usage(settings) });
+  }
+
+  private compacted(info: CompactionInfo): void {
+    this.emit({ type: 'compaction', ...info });
+  }
+
+  /**
+   * "Compact now": summarises the older conversation between tasks. Resolves with what was done
+   * (empty when there was nothing to compact).
+   */
+  async compactNow(): Promise<CompactionInfo[]> {
+    if (this.controller || this.compacting) throw new Error('A task is running: wait for it to finish or stop it, then compact.');
+    const controller = new AbortController();
+    const run = async () => {
+      const settings = this.options.settings();
+      const client = (this.options.createClient ?? createModelClient)(settings);
+      this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
+      const infos = await this.context.now({ client, settings, task: this.lastTask, signal: controller.signal });
+      this.emitContext(settings);
+      return infos;
+    };
+    const compacting = run();
+    this.compacting = { controller, done: compacting };
+    try {
+      return await compacting;
+    } finally {
+      this.compacting = null;
+    }
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */

@@ -6,6 +6,8 @@ export interface PromptContext {
   shell: string;
   date: string;
   toolNames: readonly string[];
+  /** AGENTS.md / CLAUDE.md, already capped (see instructions.ts). */
+  instructions?: string;
 }
 
 /**
@@ -34,6 +36,15 @@ Read a file before editing it. Prefer edit_file for changes to existing files an
 - Before your final answer, check that nothing is left pending. If the work changed, change the plan rather than leaving items open.
 
 # Style
-Be brief. Say what you did and what you found; do not repeat file contents the user can see.`;
+Be brief. Say what you did and what you found; do not repeat file contents the user can see.${
+    context.instructions
+      ? `
+
+# Instructions from the user's files
+These files hold the user's standing instructions for this work. Follow them unless the user says otherwise in the conversation.
+
+${context.instructions}`
+      : ''
+  }`;
   return [{ type: 'text', text, cache_control: { type: 'ephemeral' } }];
 }

@@ -131,6 +131,7 @@ export class KeelCore {
       tools: this.options.tools?.() ?? [],
       approvalMode: () => this.approvalMode(session),
       changes,
+      dataDir: this.options.dataDir,
     });
     this.agent = agent;
     const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../common/agentEvents';
 import type { PlanSnapshot } from '../../common/contract';
 import { planProgress, renderPlan } from '../../common/plan/render';
+import { describeCompaction } from '../../common/contextWindow';
 
 export interface Output {
   write(text: string): void;
@@ -46,6 +47,9 @@ export class RunPrinter {
       }
       case 'notice':
         this.line(`[keel: ${event.kind === 'gate' ? 'the plan is unfinished; asking the agent to continue' : event.kind === 'reminder' ? 'reminded the agent to update its plan' : event.kind === 'plan_update' ? 'told the agent of your plan edit' : 'the answer was cut by max_tokens; asking it to continue'}]`);
+        return;
+      case 'compaction':
+        this.line(`[keel: made room: ${describeCompaction(event)}]`);
         return;
       case 'task_finished':
         this.line(finishLine(event));

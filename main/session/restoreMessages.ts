@@ -1,5 +1,6 @@
 import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
 import type { ChatMessage } from '../agent/messageTypes';
+import { applyCompactionRecord } from '../agent/compaction/compactionRecord';
 
 export interface UsageTotals {
   inputTokens: number;
@@ -29,6 +30,12 @@ export function restoreConversation(records: readonly Record<string, unknown>[])
       const validContent = typeof message?.content === 'string' || Array.isArray(message?.content);
       if (validRole && validContent) restored.messages.push(message as ChatMessage);
       else restored.warnings.push('A saved message had an unexpected shape and was skipped.');
+    } else if (record.type === 'compaction') {
+      // The compacted view, as it was made: the same record applied to the same messages.
+      const cleared = Array.isArray(record.cleared) ? record.cleared.filter(isClearedEntry) : [];
+      const head = record.head as ChatMessage | undefined;
+      const stage2 = typeof record.keptFrom === 'number' && head?.role === 'user' && Array.isArray(head.content);
+      restored.messages = applyCompactionRecord(restored.messages, stage2 ? { cleared, keptFrom: record.keptFrom as number, head } : { cleared });
     } else if (record.type === 'approval_mode') {
       const mode = ApprovalModeSchema.safeParse(record.mode);
       if (mode.success) restored.approvalMode = mode.data;
@@ -44,4 +51,9 @@ export function restoreConversation(records: readonly Record<string, unknown>[])
     }
   }
   return restored;
+}
+
+function isClearedEntry(value: unknown): value is { toolUseId: string; placeholder: string } {
+  const entry = value as { toolUseId?: unknown; placeholder?: unknown } | null;
+  return typeof entry?.toolUseId === 'string' && typeof entry.placeholder === 'string';
 }

@@ -1,5 +1,6 @@
 import type { ChatItem } from '../../common/chat';
 import { TaskOutcomeSchema } from '../../common/agentEvents';
+import { CompactionInfoSchema } from '../../common/contextWindow';
 
 /**
  * The chat as the person saw it, rebuilt from transcript records in order: their messages,
@@ -30,6 +31,9 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
       waiting = [];
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
       if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
+    } else if (record.type === 'compaction') {
+      const info = CompactionInfoSchema.safeParse(record.info);
+      if (info.success) items.push({ kind: 'compaction', ...info.data });
     } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
       items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message });
     } else if (record.type === 'message') {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../agent/messageTypes';
 import { canonicalPath } from '../platform/paths';
+import type { CompactionRecord } from '../agent/compaction/compactionRecord';
 import type { ApprovalMode } from '../../common/approvals';
 import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
@@ -71,6 +72,16 @@ export class WorkspaceSession {
   appendMessage(message: ChatMessage): void {
     this.messages.push(message);
     this.transcript.append({ type: 'message', message, at: new Date().toISOString() });
+  }
+
+  /**
+   * Replaces the history sent to the model by its compacted view (`next`, as
+   * `applyCompactionRecord` builds it) and records how, so a resumed session rebuilds the same view.
+   */
+  applyCompaction(record: CompactionRecord, next: readonly ChatMessage[]): void {
+    this.messages.length = 0;
+    for (const message of next) this.messages.push(message);
+    this.transcript.append({ type: 'compaction', ...record, at: new Date().toISOString() });
   }
 
   recordUsage(round: UsageTotals): void {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
+import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_MAX_TOKENS = 16_000;
@@ -16,6 +17,10 @@ export const SettingsFileSchema = z
     maxTokens: z.number().int().min(1).max(1_000_000).optional(),
     reminderRounds: z.number().int().min(1).max(100).optional(),
     gateBound: z.number().int().min(0).max(20).optional(),
+    /** The model's context window, in tokens (KEEL_CONTEXT_WINDOW wins). */
+    contextWindow: z.number().int().min(1_000).max(100_000_000).optional(),
+    /** Make room when the next request would pass this fraction of the window. */
+    compactAt: z.number().min(0.1).max(0.95).optional(),
     approvalMode: ApprovalModeSchema.optional(),
     theme: ThemeSchema.optional(),
     language: LanguageSchema.optional(),
@@ -31,6 +36,10 @@ export interface ModelSettings {
   maxTokens: number;
   reminderRounds: number;
   gateBound: number;
+  /** Tokens the model can take in one request. */
+  contextWindow: number;
+  /** The fraction of the window at which Keel makes room before the next request. */
+  compactAt: number;
 }
 
 export class SettingsError extends Error {}
@@ -70,14 +79,23 @@ export function writeSettingsFile(dataDir: string, settings: SettingsFile): void
 /** ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, KEEL_MODEL (or ANTHROPIC_MODEL) override the file. */
 export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv = process.env): ModelSettings {
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+  const model = pick(env.KEEL_MODEL, env.ANTHROPIC_MODEL, file.model) ?? DEFAULT_MODEL;
   return {
     apiKey: pick(env.ANTHROPIC_API_KEY, file.apiKey),
     baseURL: pick(env.ANTHROPIC_BASE_URL, file.baseURL),
-    model: pick(env.KEEL_MODEL, env.ANTHROPIC_MODEL, file.model) ?? DEFAULT_MODEL,
+    model,
     maxTokens: file.maxTokens ?? DEFAULT_MAX_TOKENS,
     reminderRounds: file.reminderRounds ?? DEFAULT_REMINDER_ROUNDS,
     gateBound: file.gateBound ?? DEFAULT_GATE_BOUND,
+    contextWindow: windowFromEnv(env.KEEL_CONTEXT_WINDOW) ?? file.contextWindow ?? defaultContextWindow(model),
+    compactAt: file.compactAt ?? DEFAULT_COMPACT_AT,
   };
+}
+
+/** KEEL_CONTEXT_WINDOW as a whole number of tokens; anything else is ignored (the file or the default applies). */
+function windowFromEnv(value: string | undefined): number | undefined {
+  const tokens = Number(value?.trim().replace(/[_,]/g, ''));
+  return value !== undefined && Number.isInteger(tokens) && tokens >= 1_000 ? tokens : undefined;
 }
 
 /** Never show a key whole: enough to recognise it, not to use it. */

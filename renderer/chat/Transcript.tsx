@@ -9,6 +9,7 @@ import { ArrowDownIcon } from './icons';
 import { ActivityRow } from './messages/ActivityRow';
 import { AssistantMessage } from './messages/AssistantMessage';
 import { NoticeRow } from './messages/NoticeRow';
+import { CompactionRow } from './messages/CompactionRow';
 import { OutcomeRow } from './messages/OutcomeRow';
 import { UserMessage } from './messages/UserMessage';
 import { ToolCard } from './tools/ToolCard';
@@ -36,6 +37,7 @@ function estimate(item: ChatItem | undefined): number {
       return 28 + Math.ceil(item.text.length / 90) * 20;
     case 'tool':
     case 'notice':
+    case 'compaction':
       return 40;
     case 'outcome':
       return item.outcome === 'done' || item.outcome === 'cancelled' ? 36 : 140;
@@ -210,6 +212,8 @@ function Row({
       return <ToolCard item={item} running={running} previousTodo={previousTodo} />;
     case 'notice':
       return <NoticeRow item={item} />;
+    case 'compaction':
+      return <CompactionRow item={item} />;
     case 'outcome': {
       // The latest stop shows the plan as it is now (the person may have finished it on the board).
       const open = actionable && item.outcome === 'stopped_unfinished' && plan ? plan.items.filter((step) => step.status !== 'completed') : unfinished;

@@ -3,6 +3,7 @@ import type { ApprovalMode } from '../../common/approvals';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { ApprovalModeMenu } from './ApprovalModeMenu';
+import { ContextMeter } from './ContextMeter';
 import { estimateCost } from './pricing';
 import type { AgentStatusView } from './useAgentStatus';
 
@@ -77,6 +78,7 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
           {t('status.cost', { cost: formatCost(cost, language) })}
         </span>
       ) : null}
+      {hasSession ? <ContextMeter /> : null}
       <span className="status-spacer" />
       <ApprovalModeMenu mode={approvalMode} onChange={onApprovalMode} />
     </footer>

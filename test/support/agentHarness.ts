@@ -6,7 +6,7 @@ import type { AgentTool } from '../../main/agent/toolRunner';
 import { KeelCore } from '../../main/api/core';
 import type { ApprovalMode } from '../../common/approvals';
 import { writeSettingsFile, type ModelSettings } from '../../main/settings/modelSettings';
-import { startScriptedAnthropic, type ScriptedAnthropic, type Step } from './scriptedAnthropic';
+import { startScriptedAnthropic, type ScriptedAnthropic, type ScriptedAnthropicOptions, type Step } from './scriptedAnthropic';
 
 export const TEST_API_KEY = 'sk-test-keel-0123456789';
 
@@ -32,9 +32,11 @@ export async function startAgentHarness(
     apiKey?: string;
     /** Ask for approvals as the window does (mode from the settings file); default: headless, full auto. */
     approvals?: ApprovalMode;
+    /** Options of the scripted server (its context limit, side answers). */
+    server?: Omit<ScriptedAnthropicOptions, 'script' | 'apiKey'>;
   } = {},
 ): Promise<AgentHarness> {
-  const server = await startScriptedAnthropic({ script, apiKey: TEST_API_KEY });
+  const server = await startScriptedAnthropic({ ...options.server, script, apiKey: TEST_API_KEY });
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'keel-ws-')));
   const dataDir = mkdtempSync(join(tmpdir(), 'keel-data-'));
   const settings: ModelSettings = {
@@ -44,6 +46,8 @@ export async function startAgentHarness(
     maxTokens: 1024,
     reminderRounds: 3,
     gateBound: 2,
+    contextWindow: 200_000,
+    compactAt: 0.8,
     ...options.settings,
   };
   if (options.approvals) writeSettingsFile(dataDir, { approvalMode: options.approvals });

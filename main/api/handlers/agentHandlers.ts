@@ -3,10 +3,12 @@ import { fail, ok } from '../../../common/result';
 import { emptyUsage } from '../../session/restoreMessages';
 import type { KeelCore } from '../core';
 import type { Handlers } from '../dispatch';
+import { readInstructions } from '../../agent/instructions';
+import { ModelError } from '../../agent/modelClient';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
-export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
+export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
   return {
     /** While a task runs, a new message is queued for the agent's next step rather than refused. */
     'task.send': ({ text }) => {
@@ -31,7 +33,19 @@ export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'tas
         approvalMode: session ? core.approvalMode(session) : core.settings.view().approvalMode,
         pendingApprovals: agent?.approvals.pending ?? [],
         queued: agent?.queued ?? [],
+        ...(agent && session ? { context: agent.contextUsage(core.modelSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files } : {}),
       });
+    },
+    'context.compact': async () => {
+      const agent = core.currentAgent;
+      if (!agent) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
+      if (agent.running) return fail(ErrorCodes.taskRunning, 'A task is running: Keel makes room by itself while it works. Wait for it to finish (or stop it), then compact.');
+      try {
+        return ok({ compactions: await agent.compactNow() });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return fail(error instanceof ModelError ? ErrorCodes.config : ErrorCodes.taskRunning, message);
+      }
     },
     'approval.setMode': ({ mode }) => {
       const session = core.currentSession;

@@ -57,6 +57,12 @@ export interface ResolvedReply {
 
 const tokens = (chars: number): number => Math.max(1, Math.ceil(chars / 4));
 
+/** The deterministic size of a request, in tokens: its system prompt, messages and tools as JSON, four characters a token. */
+export function requestTokens(requestBody: unknown): number {
+  const body = (typeof requestBody === 'object' && requestBody !== null ? requestBody : {}) as Record<string, unknown>;
+  return tokens(JSON.stringify({ system: body.system, messages: body.messages, tools: body.tools }).length);
+}
+
 export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, ids: IdSource): ResolvedReply {
   const content: ResolvedBlock[] = (shape.content ?? []).map((b) =>
     b.type === 'tool_use' ? { ...b, id: b.id ?? ids.next('toolu') } : b,
@@ -64,7 +70,6 @@ export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, i
   const body = (typeof requestBody === 'object' && requestBody !== null ? requestBody : {}) as Record<string, unknown>;
   const model = shape.model ?? (typeof body.model === 'string' ? body.model : 'claude-scripted');
   const stop_reason = shape.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-  const inputChars = JSON.stringify({ system: body.system, messages: body.messages, tools: body.tools }).length;
   const outputChars = content.reduce((n, b) => n + blockChars(b), 0);
   const u = shape.usage ?? {};
   const cacheCreation = u.cache_creation_input_tokens ?? 0;
@@ -75,7 +80,7 @@ export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, i
     stop_reason,
     stop_sequence: shape.stop_sequence ?? null,
     usage: {
-      input_tokens: u.input_tokens ?? tokens(inputChars),
+      input_tokens: u.input_tokens ?? requestTokens(body),
       cache_creation_input_tokens: cacheCreation,
       cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
       cache_creation: { ephemeral_5m_input_tokens: cacheCreation, ephemeral_1h_input_tokens: 0 },

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { IdSource, errorBody, errorTypeFor, frame, messageJson, resolveReply, sseEvents, statusFor } from './render';
+import { IdSource, errorBody, errorTypeFor, frame, messageJson, requestTokens, resolveReply, sseEvents, statusFor } from './render';
 import type { SseEvent } from './render';
 import type {
   ApiErrorType,
@@ -254,6 +254,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       headers: flatHeaders(req),
       body: (parsed ?? {}) as ScriptedRequest['body'],
       stream: typeof parsed === 'object' && parsed !== null && (parsed as { stream?: unknown }).stream === true,
+      tokens: parseError ? 0 : requestTokens(parsed),
     };
     requests.push(record);
 
@@ -266,6 +267,15 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     if (validate) {
       const problem = validateMessagesRequest(parsed);
       if (problem !== null) return reject(400, 'invalid_request_error', problem);
+    }
+
+    if (options.contextLimit !== undefined && record.tokens > options.contextLimit) {
+      return reject(400, 'invalid_request_error', `prompt is too long: ${record.tokens} tokens > ${options.contextLimit} maximum`);
+    }
+    const side = options.sideAnswer?.(record);
+    if (side !== undefined) {
+      record.side = true;
+      return runStep(side, record, res, requestId);
     }
 
     const next = queue.shift();

@@ -167,6 +167,10 @@ export interface ScriptedRequest {
   rejected?: string;
   /** 0-based index of the script step that answered it, when one did. */
   step?: number;
+  /** Its size in tokens as this server counts them (JSON characters / 4); usage.input_tokens reports the same. */
+  tokens: number;
+  /** Answered by `sideAnswer` rather than the script. */
+  side?: boolean;
 }
 
 export interface ScriptedAnthropicOptions {
@@ -181,6 +185,17 @@ export interface ScriptedAnthropicOptions {
   models?: string[];
   /** Streaming: default characters per text_delta / thinking_delta piece. Default 12. */
   textChunkChars?: number;
+  /**
+   * The model's context window: a request bigger than this many tokens (see `ScriptedRequest.tokens`)
+   * is refused like the real API does, `400 invalid_request_error "prompt is too long: N tokens > M maximum"`,
+   * without consuming a step.
+   */
+  contextLimit?: number;
+  /**
+   * Answers side requests (e.g. a summary the client asks for) without consuming the script: return
+   * a step for a request it should answer, undefined to leave it to the script.
+   */
+  sideAnswer?: (request: ScriptedRequest) => StaticStep | undefined;
 }
 
 export interface ScriptedAnthropic {
