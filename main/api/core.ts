@@ -15,6 +15,7 @@ import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
+import { pasteHandlers } from './handlers/pasteHandlers';
 import { planHandlers } from './handlers/planHandlers';
 import { sessionHandlers } from './handlers/sessionHandlers';
 import { settingsHandlers } from './handlers/settingsHandlers';
@@ -69,6 +70,7 @@ export class KeelCore {
       ...settingsHandlers(this),
       ...terminalHandlers(this),
       ...changesHandlers(this),
+      ...pasteHandlers(this),
     };
   }
 
