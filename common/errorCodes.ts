@@ -9,6 +9,7 @@ export const ErrorCodes = {
   noWorkspace: 'no_workspace',
   workspaceNotFound: 'workspace_not_found',
   taskRunning: 'task_running',
+  sessionInUse: 'session_in_use',
   keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',

@@ -10,7 +10,7 @@ import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
-import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
+import { SessionInUseError, WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
@@ -83,6 +83,7 @@ export class KeelCore {
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
     await this.terminals.dispose();
+    this.session?.close();
   }
 
   get currentSession(): WorkspaceSession | null {
@@ -115,6 +116,7 @@ export class KeelCore {
     try {
       session = WorkspaceSession.open(this.options.dataDir, folder, options);
     } catch (error) {
+      if (error instanceof SessionInUseError) return fail(ErrorCodes.sessionInUse, error.message);
       if (error instanceof WorkspaceError) return fail(ErrorCodes.workspaceNotFound, error.message);
       throw error;
     }
@@ -122,6 +124,7 @@ export class KeelCore {
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
     this.unsubscribeSession?.();
+    this.session?.close();
     this.session = session;
     this.changes = changes;
     const agent = new Agent({
