@@ -10,6 +10,7 @@ export const ErrorCodes = {
   workspaceNotFound: 'workspace_not_found',
   taskRunning: 'task_running',
   sessionInUse: 'session_in_use',
+  limitReached: 'limit_reached',
   keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',
