@@ -13,5 +13,7 @@ export default defineConfig({
     // Browser tests each start a Chromium; on two cores more than two at once only thrash.
     maxWorkers: 2,
     reporters: ['default', './test/support/summaryReporter.ts'],
+    // Makes sure the browser tests have a Chromium (installs Debian's as root, or says how).
+    globalSetup: ['./test/support/globalSetup.ts'],
   },
 });

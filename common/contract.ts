@@ -9,6 +9,9 @@ import type { Result } from './result';
 
 export { PlanItemSchema };
 
+import { LIMITS } from './limits';
+export { LIMITS, MAX_WIRE_BYTES } from './limits';
+
 /*
  * The one contract between the renderer and main. Every request and event is declared here once,
  * with zod schemas; the Electron IPC binding, the preload, the WebSocket host and the web client
@@ -25,11 +28,12 @@ export const PlanSnapshotSchema = z.object({
 });
 
 /** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
+const planEditField = z.string().max(LIMITS.planEditFieldChars, `Too long: a plan field may have at most ${LIMITS.planEditFieldChars} characters.`);
 export const ProposedPlanItemSchema = z.object({
-  id: z.string().optional(),
-  content: z.string(),
-  status: z.string().optional(),
-  activeForm: z.string().optional(),
+  id: planEditField.optional(),
+  content: planEditField,
+  status: planEditField.optional(),
+  activeForm: planEditField.optional(),
 });
 
 export const WorkspaceInfoSchema = z.object({
@@ -113,12 +117,19 @@ export const requests = {
   'plan.get': { input: none, output: PlanSnapshotSchema },
   /** A person's edit: the whole proposed list and the version it was made against. */
   'plan.edit': {
-    input: z.object({ baseVersion: z.number().int().nonnegative(), items: z.array(ProposedPlanItemSchema) }).strict(),
+    input: z
+      .object({
+        baseVersion: z.number().int().nonnegative(),
+        items: z.array(ProposedPlanItemSchema).max(LIMITS.planEditItems, `Too many items: a plan edit may have at most ${LIMITS.planEditItems}.`),
+      })
+      .strict(),
     output: PlanSnapshotSchema,
   },
   /** Starts a task with the person's message; progress arrives as `agent.event`. */
   'task.send': {
-    input: z.object({ text: z.string().trim().min(1).max(1_000_000) }).strict(),
+    input: z
+      .object({ text: z.string().trim().min(1).max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`) })
+      .strict(),
     /** `queued`: a task was running, so the message waits for the agent's next step (taskId is then the message's id). */
     output: z.object({ taskId: z.string(), queued: z.boolean() }),
   },
@@ -160,10 +171,22 @@ export const requests = {
     }),
   },
 
+  /**
+   * Saves a text the person pasted (too long for a message) as a new file in the workspace,
+   * `.keel/pastes/paste-<time>.txt`; the answer is its workspace-relative path.
+   */
+  'paste.save': {
+    input: z.object({ text: z.string().min(1).max(LIMITS.pasteFileChars, `Too long: a pasted text may have at most ${LIMITS.pasteFileChars} characters.`) }).strict(),
+    output: z.object({ path: z.string() }),
+  },
+
   /** The person's own shells, in tabs: node-pty in main, xterm.js in the window. */
   'terminal.create': { input: z.object({ cols: TerminalSize, rows: TerminalSize }).strict(), output: TerminalInfoSchema },
   'terminal.list': { input: none, output: z.array(TerminalInfoSchema) },
-  'terminal.input': { input: z.object({ id: z.string(), data: z.string().max(1_000_000) }).strict(), output: z.object({}) },
+  'terminal.input': {
+    input: z.object({ id: z.string(), data: z.string().max(LIMITS.terminalInputChars, `Too long: send terminal input in pieces of at most ${LIMITS.terminalInputChars} characters.`) }).strict(),
+    output: z.object({}),
+  },
   'terminal.resize': { input: z.object({ id: z.string(), cols: TerminalSize, rows: TerminalSize }).strict(), output: z.object({}) },
   /** Flow control: the window says how many characters of output it has rendered. */
   'terminal.ack': { input: z.object({ id: z.string(), chars: z.number().int().nonnegative() }).strict(), output: z.object({}) },

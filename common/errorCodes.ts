@@ -9,6 +9,8 @@ export const ErrorCodes = {
   noWorkspace: 'no_workspace',
   workspaceNotFound: 'workspace_not_found',
   taskRunning: 'task_running',
+  sessionInUse: 'session_in_use',
+  limitReached: 'limit_reached',
   keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',

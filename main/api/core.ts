@@ -10,11 +10,12 @@ import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
-import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
+import { SessionInUseError, WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
+import { pasteHandlers } from './handlers/pasteHandlers';
 import { planHandlers } from './handlers/planHandlers';
 import { sessionHandlers } from './handlers/sessionHandlers';
 import { settingsHandlers } from './handlers/settingsHandlers';
@@ -72,6 +73,7 @@ export class KeelCore {
       ...settingsHandlers(this),
       ...terminalHandlers(this),
       ...changesHandlers(this),
+      ...pasteHandlers(this),
     };
   }
 
@@ -84,6 +86,7 @@ export class KeelCore {
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
     await this.terminals.dispose();
+    this.session?.close();
   }
 
   get currentSession(): WorkspaceSession | null {
@@ -116,6 +119,7 @@ export class KeelCore {
     try {
       session = WorkspaceSession.open(this.options.dataDir, folder, options);
     } catch (error) {
+      if (error instanceof SessionInUseError) return fail(ErrorCodes.sessionInUse, error.message);
       if (error instanceof WorkspaceError) return fail(ErrorCodes.workspaceNotFound, error.message);
       throw error;
     }
@@ -123,6 +127,7 @@ export class KeelCore {
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
     this.unsubscribeSession?.();
+    this.session?.close();
     this.session = session;
     this.changes = changes;
     const agent = new Agent({

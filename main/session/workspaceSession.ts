@@ -9,6 +9,7 @@ import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
 import { restorePlanHistory } from './restorePlan';
+import { describeOwner, lockSession, type SessionLock } from './sessionLock';
 import { readTranscript, TranscriptWriter } from './transcript';
 
 export const TRANSCRIPT_FORMAT = 1;
@@ -39,6 +40,8 @@ export class WorkspaceSession {
   readonly usage: UsageTotals;
   private readonly rules: Set<string>;
   private mode: ApprovalMode | null;
+  /** This process's claim on the session: one writer per session (see sessionLock). */
+  private lock: SessionLock | null = null;
 
   private constructor(
     readonly workspace: string,
@@ -125,6 +128,12 @@ export class WorkspaceSession {
     return basename(this.workspace) || this.workspace;
   }
 
+  /** Lets another process open this session; the session is not written to after this. */
+  close(): void {
+    this.lock?.release();
+    this.lock = null;
+  }
+
   /** Opens the folder's latest session, or creates its first one. */
   static open(dataDir: string, folder: string, options: OpenSessionOptions = {}): WorkspaceSession {
     const workspace = resolveWorkspace(folder);
@@ -135,21 +144,42 @@ export class WorkspaceSession {
       if (!path) {
         throw new WorkspaceError(`There is no session "${options.sessionId}" for ${workspace}. Omit --resume to start a new one.`);
       }
-      return WorkspaceSession.load(workspace, path);
+      const claim = lockSession(path);
+      if (!claim.ok) {
+        throw new SessionInUseError(
+          `The session "${options.sessionId}" is open in ${describeOwner(claim.owner)}; two writers would corrupt it. Close it there first, or start a new session (omit --resume).`,
+        );
+      }
+      return WorkspaceSession.load(workspace, path).holding(claim.lock);
     }
     const latest = readdirSync(dir)
       .filter((name) => name.endsWith('.jsonl'))
       .sort()
       .at(-1);
-    return latest && !options.fresh ? WorkspaceSession.load(workspace, join(dir, latest)) : WorkspaceSession.create(workspace, dir);
+    if (latest && !options.fresh) {
+      const claim = lockSession(join(dir, latest));
+      if (claim.ok) return WorkspaceSession.load(workspace, join(dir, latest)).holding(claim.lock);
+      // The latest session is another process's (a second window or keel web on this folder): a new one, not a shared one.
+      const session = WorkspaceSession.create(workspace, dir);
+      session.warnings.push(`The latest session of ${workspace} (${basename(latest, '.jsonl')}) is open in ${describeOwner(claim.owner)}, so a new session was started.`);
+      return session;
+    }
+    return WorkspaceSession.create(workspace, dir);
+  }
+
+  private holding(lock: SessionLock): this {
+    this.lock = lock;
+    return this;
   }
 
   private static create(workspace: string, dir: string): WorkspaceSession {
     const id = newSessionId();
     const path = join(dir, `${id}.jsonl`);
+    const claim = lockSession(path);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null });
+    const session = new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null });
+    return claim.ok ? session.holding(claim.lock) : session;
   }
 
   private static load(workspace: string, path: string): WorkspaceSession {
@@ -183,6 +213,9 @@ export function resolveWorkspace(folder: string): string {
 }
 
 export class WorkspaceError extends Error {}
+
+/** The session is another live process's to write. */
+export class SessionInUseError extends WorkspaceError {}
 
 /**
  * The transcript of one session of a folder, or null when there is none. An id that is not a plain

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { ErrorCodes, type EventPayload, type TerminalInfo } from '../../common/contract';
+import { ErrorCodes, LIMITS, type EventPayload, type TerminalInfo } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { loginShellPath } from '../platform/loginEnvironment';
 import { shellLaunch, type ShellLaunch } from './shellLaunch';
@@ -39,12 +39,29 @@ export class TerminalManager {
   /** Kills of what ended shells left behind, awaited by dispose(). */
   private readonly reaping = new Set<Promise<void>>();
   private count = 0;
+  /** Shells being started (create awaits the login PATH): they count against the cap too. */
+  private starting = 0;
   private disposed = false;
 
   constructor(private readonly options: TerminalManagerOptions) {}
 
-  async create({ cols, rows }: Size): Promise<Result<TerminalInfo>> {
+  async create(size: Size): Promise<Result<TerminalInfo>> {
     if (this.disposed) return shuttingDown();
+    if (this.terminals.size + this.starting >= LIMITS.terminals) {
+      return fail(
+        ErrorCodes.limitReached,
+        `There are already ${LIMITS.terminals} terminals open, the most Keel keeps at once. Close one you no longer need, then open a new one.`,
+      );
+    }
+    this.starting++;
+    try {
+      return await this.start(size);
+    } finally {
+      this.starting--;
+    }
+  }
+
+  private async start({ cols, rows }: Size): Promise<Result<TerminalInfo>> {
     const cwd = this.options.workspace() ?? homedir();
     if (!isDirectory(cwd)) {
       return fail(ErrorCodes.workspaceNotFound, `The folder ${cwd} no longer exists, so no shell can start in it. Open an existing folder and try again.`);

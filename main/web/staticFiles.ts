@@ -28,5 +28,8 @@ export function serveStatic(root: string, urlPath: string, res: ServerResponse, 
   }
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   res.writeHead(200, { ...headers, 'content-type': type, 'cache-control': type.startsWith('text/html') ? 'no-store' : 'max-age=3600' });
-  createReadStream(file).pipe(res);
+  // The file can vanish or become unreadable between the check and the read: end this answer only.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }

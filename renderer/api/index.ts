@@ -1,7 +1,7 @@
 import type { KeelApi } from '../../common/contract';
 import { createIpcApi } from './ipcTransport';
 import { createUnreachableApi } from './unreachableTransport';
-import { createWsApi } from './wsTransport';
+import { createWsApi, takePageToken } from './wsTransport';
 
 /** The renderer's one API object; which transport carries it is decided here and nowhere else. */
 function createApi(): KeelApi {
@@ -10,7 +10,8 @@ function createApi(): KeelApi {
   if (window.location.protocol !== 'http:' && window.location.protocol !== 'https:') {
     return createUnreachableApi('no_bridge');
   }
-  const token = new URLSearchParams(window.location.search).get('token');
+  // The token leaves the address bar at once; a reload of this tab finds it in sessionStorage.
+  const token = takePageToken(window.location, window.history, window.sessionStorage);
   // keel web refuses a socket without its token: say so at once rather than retry for ever.
   if (!token) {
     return createUnreachableApi('no_token');

@@ -1,5 +1,30 @@
 import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
+import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
+
+const TOKEN_KEY = 'keel.token';
+
+/**
+ * The secret token of `keel web`: taken from the address `keel web` printed, then moved out of
+ * the address bar (and so out of the tab's history, bookmarks and screen shares) into this tab's
+ * sessionStorage, where a reload of the same tab finds it again. A new tab needs the printed URL.
+ */
+export function takePageToken(location: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>, storage: Pick<Storage, 'getItem' | 'setItem'>): string {
+  const url = new URL(location.href);
+  const given = url.searchParams.get('token');
+  if (given === null) return storage.getItem(TOKEN_KEY) ?? '';
+  try {
+    storage.setItem(TOKEN_KEY, given);
+  } catch {
+    // Storage can be disabled; then a reload needs the printed URL again, but the token still leaves the address bar.
+  }
+  url.searchParams.delete('token');
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  return given;
+}
+
+/** Close code of a frame over the host's limit (RFC 6455 "message too big"). */
+const MESSAGE_TOO_BIG = 1009;
 
 /**
  * The `keel web` transport: one WebSocket to the loopback host, requests matched to responses by
@@ -24,10 +49,12 @@ export function createWsApi(url: string): KeelApi {
         for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
       }
     });
-    socket.addEventListener('close', () => {
-      for (const resolve of pending.values()) {
-        resolve({ ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } });
-      }
+    socket.addEventListener('close', (event) => {
+      const error =
+        event.code === MESSAGE_TOO_BIG
+          ? { code: 'too_large', message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
+          : { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' };
+      for (const resolve of pending.values()) resolve({ ok: false, error });
       pending.clear();
       setTimeout(connect, 1000);
     });
@@ -43,9 +70,14 @@ export function createWsApi(url: string): KeelApi {
       if (socket.readyState !== WebSocket.OPEN) {
         return { ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } };
       }
+      const frame = JSON.stringify({ type: 'request', id, channel, payload: input });
+      // The host closes a socket sent a frame over its limit: refuse here, with the reason, instead.
+      if (frame.length > MAX_WIRE_BYTES / 3 && new TextEncoder().encode(frame).length > MAX_WIRE_BYTES) {
+        return { ok: false, error: { code: 'too_large', message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` } };
+      }
       return new Promise((resolve) => {
         pending.set(id, resolve as (result: Result<unknown>) => void);
-        socket.send(JSON.stringify({ type: 'request', id, channel, payload: input }));
+        socket.send(frame);
       });
     },
     on(event, listener) {

@@ -88,11 +88,17 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
             ))}
           </div>
         )}
-        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text) => store.send(text)} onStop={() => void store.stop()} />
+        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text) => store.send(text)} onStop={() => void store.stop()} onAttach={attachPaste} />
         <div className="visually-hidden" role="status" aria-live="polite">
           {announcement}
         </div>
       </section>
     </ChatContext.Provider>
   );
+}
+
+/** A paste too long for a message becomes a workspace file (paste.save); the message names it. */
+async function attachPaste(text: string): Promise<{ path: string } | { error: string }> {
+  const saved = await api.request('paste.save', { text });
+  return saved.ok ? { path: saved.value.path } : { error: saved.error.message };
 }

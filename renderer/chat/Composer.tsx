@@ -1,4 +1,5 @@
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { LIMITS } from '../../common/limits';
 import { useI18n } from '../i18n/I18nProvider';
 import { SendIcon, StopIcon } from './icons';
 import { useRecall } from './useRecall';
@@ -15,7 +16,11 @@ interface ComposerProps {
   history: readonly string[];
   onSend(text: string): Promise<string | null>;
   onStop(): void;
+  /** Saves a text too long for a message as a file in the workspace: its path, or why not. */
+  onAttach(text: string): Promise<{ path: string } | { error: string }>;
 }
+
+const formatCount = (n: number) => n.toLocaleString('en-US');
 
 const MAX_HEIGHT = 240;
 
@@ -24,11 +29,16 @@ const MAX_HEIGHT = 240;
  * earlier messages. It stays open while the agent works: a message sent then is queued for the
  * agent's next step.
  */
-export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ running, disabled, history, onSend, onStop }, ref) {
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ running, disabled, history, onSend, onStop, onAttach }, ref) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  /** A paste that would make the message too long, held aside rather than put in the box. */
+  const [heldPaste, setHeldPaste] = useState<string | null>(null);
+  const [attaching, setAttaching] = useState(false);
+  const draftTooLong = text.trim().length > LIMITS.messageChars;
+  const oversize = heldPaste ?? (draftTooLong ? text : null);
   const area = useRef<HTMLTextAreaElement>(null);
   const recall = useRecall(history);
 
@@ -56,7 +66,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   const send = async () => {
     const message = text.trim();
-    if (message === '' || sending || disabled) return;
+    if (message === '' || sending || disabled || message.length > LIMITS.messageChars) return;
     setSending(true);
     setError(null);
     setText('');
@@ -67,6 +77,38 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       setError(failure);
       setText((current) => (current === '' ? message : current));
     }
+  };
+
+  // The window enforces the contract's limit before sending: a long paste is offered as a file instead.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = event.clipboardData.getData('text/plain');
+    const element = event.currentTarget;
+    const resulting = element.value.length - (element.selectionEnd - element.selectionStart) + pasted.length;
+    if (resulting <= LIMITS.messageChars) return;
+    event.preventDefault();
+    setError(null);
+    setHeldPaste(pasted);
+  };
+
+  const attach = async () => {
+    if (oversize === null || attaching) return;
+    const fromPaste = heldPaste !== null;
+    setAttaching(true);
+    setError(null);
+    const saved = await onAttach(oversize);
+    setAttaching(false);
+    if ('error' in saved) {
+      setError(t('chat.composer.attachFailed', { message: saved.error }));
+      return;
+    }
+    const reference = t('chat.composer.attachedReference', { count: formatCount(oversize.length), path: saved.path });
+    setHeldPaste(null);
+    const next = fromPaste ? `${text.trimEnd()}${text.trim() === '' ? '' : '\n'}${reference}\n` : `${reference}\n`;
+    setText(next);
+    requestAnimationFrame(() => {
+      area.current?.focus();
+      area.current?.setSelectionRange(next.length, next.length);
+    });
   };
 
   const replace = (value: string, caretAtEnd: boolean) => {
@@ -118,6 +160,24 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           {error}
         </p>
       )}
+      {oversize !== null && (
+        <div className="composer-oversize" role="alert">
+          <p className="composer-oversize-text">
+            <strong>{t('chat.composer.tooLong', { count: formatCount(oversize.length), limit: formatCount(LIMITS.messageChars) })}</strong>{' '}
+            {t('chat.composer.tooLongHelp')}
+          </p>
+          <div className="composer-oversize-actions">
+            <button type="button" className="button button-small button-primary" onClick={() => void attach()} disabled={attaching || disabled}>
+              {attaching ? t('chat.composer.attaching') : t('chat.composer.attach')}
+            </button>
+            {heldPaste !== null && (
+              <button type="button" className="button button-small" onClick={() => setHeldPaste(null)} disabled={attaching}>
+                {t('chat.composer.discardPaste')}
+              </button>
+            )}
+          </div>
+        </div>
+      )}
       <div className="composer-box">
         <textarea
           ref={area}
@@ -130,6 +190,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           placeholder={disabled ? t('chat.composer.noFolder') : running ? t('chat.composer.placeholderRunning') : t('chat.composer.placeholder')}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-bar">
           <span className="composer-hint">{running ? t('chat.composer.hintRunning') : t('chat.composer.hint')}</span>
@@ -140,7 +201,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               <kbd>Esc</kbd>
             </button>
           )}
-          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || text.trim() === ''}>
+          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || text.trim() === '' || draftTooLong}>
             <SendIcon />
             {running ? t('chat.composer.queue') : t('chat.composer.send')}
           </button>

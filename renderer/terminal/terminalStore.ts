@@ -1,6 +1,7 @@
 import type { KeelApi, TerminalInfo } from '../../common/contract';
 import { translator, type Translate } from '../i18n/I18nProvider';
 import { AgentFeed } from './agentFeed';
+import { inputChunks } from './inputChunks';
 import { TerminalSession } from './session';
 import { installTestHook } from './testHook';
 
@@ -165,7 +166,7 @@ export class TerminalStore {
     const id = info.id;
     const session = new TerminalSession({
       kind: 'shell',
-      onInput: (data) => void this.api.request('terminal.input', { id, data }),
+      onInput: (data) => this.sendInput(id, data),
       onResize: (cols, rows) => void this.api.request('terminal.resize', { id, cols, rows }),
       onAck: (chars) => void this.api.request('terminal.ack', { id, chars }),
     });
@@ -236,6 +237,14 @@ export class TerminalStore {
   private changed(): void {
     this.snapshot = this.build();
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Input in pieces the contract accepts (a long paste). Requests on one transport are handled in
+   * the order sent, so the pieces, and keys typed after them, reach the shell in order.
+   */
+  private sendInput(id: string, data: string): void {
+    for (const chunk of inputChunks(data)) void this.api.request('terminal.input', { id, data: chunk });
   }
 
   private build(): TerminalSnapshot {

@@ -193,7 +193,10 @@ describe('keel web', { timeout: 90_000 }, () => {
     expect(await reply).toMatchObject({ type: 'response', id: 1, result: { ok: true, value: { path: realpathSync(workspace), name: 'project' } } });
     // The session lives under KEEL_HOME, not in the person's home folder.
     const sessions = join(tmp, 'home', 'sessions');
-    expect(readdirSync(sessions).flatMap((dir) => readdirSync(join(sessions, dir)))).toHaveLength(1);
+    const files = () => readdirSync(sessions).flatMap((dir) => readdirSync(join(sessions, dir)));
+    expect(files().filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
+    // The session is this process's to write while it runs (see sessionLock).
+    expect(files().filter((name) => name.endsWith('.jsonl.lock'))).toHaveLength(1);
 
     const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
     child.kill('SIGTERM');
@@ -201,5 +204,6 @@ describe('keel web', { timeout: 90_000 }, () => {
     await closed;
     expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stdout).toContain(`Keel is serving ${realpathSync(workspace)}`);
+    expect(files().filter((name) => name.endsWith('.lock'))).toEqual([]);
   });
 });

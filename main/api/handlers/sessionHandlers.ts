@@ -2,6 +2,8 @@ import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
 import { emptySessionId } from '../../session/emptySession';
 import { listSessions, sessionExists, trashSession } from '../../session/sessionIndex';
+import { describeOwner, sessionLockOwner } from '../../session/sessionLock';
+import { sessionTranscriptPath } from '../../session/workspaceSession';
 import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
 import type { KeelCore } from '../core';
@@ -37,6 +39,9 @@ export function sessionHandlers(core: KeelCore): Pick<Handlers, 'chat.history' |
       if (session.id === id && core.currentAgent?.running) {
         return fail(ErrorCodes.taskRunning, 'This session is running a task. Stop it before deleting the session.');
       }
+      const path = sessionTranscriptPath(dataDir, session.workspace, id);
+      const owner = path && session.id !== id ? sessionLockOwner(path) : null;
+      if (owner) return fail(ErrorCodes.sessionInUse, `This session is open in ${describeOwner(owner)}. Close it there before deleting it.`);
       const deleted = trashSession(dataDir, session.workspace, id);
       // Deleting the open session leaves the folder on its newest remaining session, or a new one.
       if (deleted && session.id === id) core.openWorkspace(session.workspace);

@@ -24,6 +24,13 @@ export const chat = {
   'chat.composer.hintRunning': 'The agent is working. A message now is queued for its next step.',
   'chat.composer.send': 'Send',
   'chat.composer.queue': 'Queue',
+  'chat.composer.tooLong': 'Too long: {count} characters, limit {limit}.',
+  'chat.composer.tooLongHelp': 'Save it as a file in the workspace instead, and the message will name the file for the agent to read.',
+  'chat.composer.attach': 'Attach as a file',
+  'chat.composer.attaching': 'Saving…',
+  'chat.composer.discardPaste': 'Discard the paste',
+  'chat.composer.attachFailed': 'Could not save the text as a file: {message}',
+  'chat.composer.attachedReference': '[Pasted text, {count} characters, saved in the workspace as {path}; read it from there.]',
 
   'chat.activity.thinking': 'Thinking…',
   'chat.activity.writing': 'Writing…',

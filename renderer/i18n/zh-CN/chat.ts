@@ -25,6 +25,13 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.composer.hintRunning': '智能体正在工作。现在发送的消息会加入队列，等它下一步时交给它。',
   'chat.composer.send': '发送',
   'chat.composer.queue': '加入队列',
+  'chat.composer.tooLong': '太长了：{count} 个字符，上限 {limit}。',
+  'chat.composer.tooLongHelp': '可以改为保存成工作区里的一个文件，消息中会写明文件名，由智能体去读取。',
+  'chat.composer.attach': '作为文件附上',
+  'chat.composer.attaching': '正在保存…',
+  'chat.composer.discardPaste': '丢弃粘贴内容',
+  'chat.composer.attachFailed': '无法把文本保存为文件：{message}',
+  'chat.composer.attachedReference': '[粘贴的文本共 {count} 个字符，已保存为工作区文件 {path}，请从该文件读取。]',
 
   'chat.activity.thinking': '思考中…',
   'chat.activity.writing': '正在输出…',

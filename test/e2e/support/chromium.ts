@@ -1,7 +1,50 @@
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's Chromium; KEEL_CHROMIUM may name another build. */
-export const chromiumPath = process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium';
+const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * A Chromium to drive: KEEL_CHROMIUM when set, else the usual system names on PATH (Debian's
+ * chromium, Ubuntu's chromium-browser, Google Chrome), else a build in Playwright's cache. Null
+ * when there is none.
+ */
+export function findChromium(env: NodeJS.ProcessEnv = process.env, home = homedir()): string | null {
+  if (env.KEEL_CHROMIUM) return env.KEEL_CHROMIUM;
+  const folders = [...(env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/snap/bin'];
+  for (const folder of folders) {
+    for (const name of SYSTEM_NAMES) if (isExecutable(join(folder, name))) return join(folder, name);
+  }
+  return playwrightCacheChromium(env.PLAYWRIGHT_BROWSERS_PATH || join(home, '.cache', 'ms-playwright'));
+}
+
+/** `chromium-<rev>/chrome-linux/chrome` (or `chrome-linux64`), newest revision first. */
+function playwrightCacheChromium(cache: string): string | null {
+  if (!existsSync(cache)) return null;
+  const builds = readdirSync(cache)
+    .filter((name) => /^chromium-\d+$/.test(name))
+    .sort((a, b) => Number(b.slice(9)) - Number(a.slice(9)));
+  for (const build of builds) {
+    for (const folder of ['chrome-linux', 'chrome-linux64']) {
+      const binary = join(cache, build, folder, 'chrome');
+      if (isExecutable(binary)) return binary;
+    }
+  }
+  return null;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The Chromium the browser tests use (the global setup makes sure there is one). */
+export const chromiumPath = findChromium() ?? '/usr/bin/chromium';
 
 export const chromiumArgs = [
   '--no-sandbox',

@@ -14,6 +14,8 @@ export interface KeelWeb {
   stderr(): string;
   /** Stops the child (SIGTERM, then SIGKILL) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends `signal` (a crash: SIGKILL) and waits for the child to exit. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export interface StartOptions {
@@ -65,7 +67,15 @@ export async function startKeelWeb({ workspace, keelHome, timeoutMs = 20_000, en
     child.once('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
   });
 
-  return { url, stderr: () => stderr, stop: () => stopChild(child, exited) };
+  return {
+    url,
+    stderr: () => stderr,
+    stop: () => stopChild(child, exited),
+    kill: async (signal) => {
+      child.kill(signal);
+      await exited;
+    },
+  };
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
