@@ -138,6 +138,24 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(s.requests).toHaveLength(3);
   });
 
+  it('prints no control sequence from the model or a tool, and every line of a command', async () => {
+    const s = await server([
+      reply(text('Hello \x1b]0;owned title\x07there \x1b[31mred\x1b[0m \x1bP1$qm\x1b\\done\x9b2J.'), toolUse('bash', { command: 'echo first-line\necho second-line \x1b]2;x\x07' })),
+      reply(text('Finished \x1b]8;;http://evil.invalid\x1b\\link\x1b]8;;\x1b\\.')),
+    ]);
+    const child = keel(['--workspace', workspace, 'say hello'], s);
+    const { code } = await exitOf(child);
+    const out = child.stdout();
+    expect(code, child.stderr()).toBe(0);
+    expect(out).not.toContain('\x1b');
+    expect(out).not.toContain('\x07');
+    expect(out).not.toContain('\x9b');
+    expect(out).toContain('Hello there red done.');
+    expect(out).toContain('$ echo first-line\n    echo second-line');
+    expect(out).toContain('Finished link.');
+    expect(s.errors).toEqual([]);
+  });
+
   it('with --json prints one JSON object per line, the session first, with plan and task_finished events', async () => {
     const s = await server([reply(toolUse('todo', { items: openPlan })), reply(toolUse('todo', { items: donePlan })), reply(text('Done.'))]);
     const child = keel(['--workspace', workspace, '--json', 'write hello.py'], s);
