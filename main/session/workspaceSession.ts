@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../agent/messageTypes';
 import type { ApprovalMode } from '../../common/approvals';
-import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
+import { planRecord } from './planRecords';
 import { restorePlanHistory } from './restorePlan';
 import { readTranscript, TranscriptWriter } from './transcript';
 
@@ -53,7 +53,7 @@ export class WorkspaceSession {
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
     this.mode = conversation.approvalMode;
-    plan.onChange((version) => transcript.append(planRecord(version)));
+    plan.onChange((version) => transcript.append(planRecord(version, plan.history.at(-2) ?? null)));
   }
 
   /** The newest plan version the model has been shown. */
@@ -155,10 +155,6 @@ export class WorkspaceSession {
       conversation,
     );
   }
-}
-
-function planRecord(version: PlanVersion): object {
-  return { type: 'plan', ...version };
 }
 
 /** The real path of an existing folder, or an error that says what to do. */
