@@ -26,9 +26,10 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function keel(args: string[], server: ScriptedAnthropic | null, apiKey = KEY): Child {
+function keel(args: string[], server: ScriptedAnthropic | null, apiKey = KEY, extraEnv: NodeJS.ProcessEnv = {}): Child {
   const env: NodeJS.ProcessEnv = { ...process.env, KEEL_HOME: home, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'KEEL_MODEL']) delete env[name];
+  Object.assign(env, extraEnv);
   env.ANTHROPIC_API_KEY = apiKey;
   if (server) env.ANTHROPIC_BASE_URL = server.baseURL;
   const child = spawn(process.execPath, [bin, 'run', ...args], { cwd: tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -154,6 +155,20 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(out).toContain('$ echo first-line\n    echo second-line');
     expect(out).toContain('Finished link.');
     expect(s.errors).toEqual([]);
+  });
+
+  it("prints the SDK's \"model is deprecated\" warning once per run, not once per request", async () => {
+    // claude-sonnet-4-5 is on the SDK's own deprecation list: it warns on every request it sends.
+    const s = await server([
+      reply(text('One.'), toolUse('bash', { command: 'echo one' })),
+      reply(text('Two.'), toolUse('bash', { command: 'echo two' })),
+      reply(text('Three.')),
+    ]);
+    const child = keel(['--workspace', workspace, 'count'], s, KEY, { KEEL_MODEL: 'claude-sonnet-4-5' });
+    const { code } = await exitOf(child);
+    expect(code, child.stderr()).toBe(0);
+    expect(s.requests).toHaveLength(3);
+    expect(child.stderr().split("The model 'claude-sonnet-4-5' is deprecated")).toHaveLength(2);
   });
 
   it('with --json prints one JSON object per line, the session first, with plan and task_finished events', async () => {
