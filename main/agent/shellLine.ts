@@ -81,7 +81,7 @@ export function commandLinePrograms(command: string, shell: ShellKind): string[]
 function isOutputRedirection(op: string, target: Word): boolean {
   if (op === '<' || op === '<<' || op === '<<-' || op === '<<<' || op === '<&') return false;
   // `>&2`, `2>&1`, `>&-`: a descriptor, not a file (bash reads `>&word` as `&>word` otherwise).
-  if (op === '>&' && /^(\d+|-)$/.test(target.text) && !target.expands) return false;
+  if ((op === '>&' || op === '*>&') && /^(\d+|-)$/.test(target.text) && !target.expands) return false;
   return true;
 }
 

@@ -30,8 +30,8 @@ export function shellKindFor(platform: NodeJS.Platform): ShellKind {
 }
 
 const POSIX_OPERATORS = ['&&', '||', ';;', '|&', '&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', '<>', '<&', ';', '&', '|', '(', ')', '>', '<'];
-const POWERSHELL_OPERATORS = ['&&', '||', '*>>', '*>', '>>', '>&', ';', '|', '>', '<'];
-export const REDIRECTIONS = new Set(['&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', '<>', '<&', '>', '<', '*>>', '*>']);
+const POWERSHELL_OPERATORS = ['&&', '||', '*>&', '*>>', '*>', '>>', '>&', ';', '|', '>', '<'];
+export const REDIRECTIONS = new Set(['&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', '<>', '<&', '>', '<', '*>&', '*>>', '*>']);
 
 const unjudgeable = (reason: string): Tokens => ({ ok: false, reason });
 

@@ -139,6 +139,7 @@ describe('PowerShell mode (injected, as on Windows)', () => {
     expect(await asks('npm test; npm run lint', ['command:npm'], 'ask', windows)).toBe(false);
     expect(await asks('npm test 2>&1 | Select-String fail', ['command:npm'], 'ask', windows)).toBe(true);
     expect(await asks('npm test 2>$null', ['command:npm'], 'ask', windows)).toBe(false);
+    expect(await asks('npm test *>&1', ['command:npm'], 'ask', windows)).toBe(false);
     expect(await asks('npm test > log.txt', ['command:npm'], 'ask', windows)).toBe(true);
     expect(await asks('npm test > log.txt', ['command:npm'], 'auto_edits', windows)).toBe(false);
     expect(await asks('npm test *> C:\\Windows\\log.txt', ['command:npm'], 'auto_edits', windows)).toBe(true);
