@@ -63,7 +63,8 @@ export async function judgeCommand(command: string, context: ApprovalContext): P
   let changesFiles = false;
   for (const write of line.writes) {
     const place = await placeOf(write, places);
-    if (place === 'outside') outside.push(write.target.text);
+    // Output may go to /dev/null; `rm /dev/null` or `mv x /dev/null` is another matter.
+    if (place === 'outside' || (place === 'harmless' && write.kind === 'program')) outside.push(write.target.text);
     else if (place === 'inside' && write.kind === 'redirect') changesFiles = true;
   }
   return { ok: true, programs: line.programs, wrappers: line.wrappers, outside, changesFiles };

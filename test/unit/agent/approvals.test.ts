@@ -44,6 +44,7 @@ describe('bash: redirections are file changes', () => {
       'echo x > {a,/tmp/b}',
       'cat > ~/.ssh/authorized_keys <<EOF\nssh-rsa AAAA\nEOF',
       'dd if=/dev/zero of=/tmp/disk bs=1 count=1',
+      'rm -f /dev/null',
       'rm -rf ~',
       'rm -rf ../*',
       'rm -rf .*',
