@@ -1,4 +1,6 @@
-import { REDIRECTIONS, tokenize, type ShellKind, type Word } from './shellWords';
+import { tokenizePosix } from './posixWords';
+import { tokenizePowerShell } from './powerShellWords';
+import { REDIRECTIONS, type ShellKind, type Tokens, type Word } from './shellWords';
 
 /**
  * What a command line would do, as far as approvals care: the programs it runs, the wrappers among
@@ -41,6 +43,10 @@ const KEYWORDS = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd', 'set-location', 'sl', 'chdir', 'push-location', 'pop-location']);
 /** Separators between commands. */
 const SEPARATORS = new Set([';', '&', '&&', '||', '|', '|&', ';;', '(', ')']);
+
+function tokenize(command: string, shell: ShellKind): Tokens {
+  return shell === 'powershell' ? tokenizePowerShell(command) : tokenizePosix(command);
+}
 
 export function judgeCommandLine(command: string, shell: ShellKind): Judged {
   const tokenized = tokenize(command, shell);
