@@ -152,3 +152,19 @@ describe('PowerShell mode (injected, as on Windows)', () => {
     expect(sessionRuleFor('bash', { command: 'npm test; git status' }, 'powershell')).toBe('command:npm git');
   });
 });
+
+describe('any text a model sends', () => {
+  it('is judged without throwing, in both shells', async () => {
+    const alphabet = ['a', 'b', ' ', '\n', '\t', '"', "'", '`', '\\', '$', '(', ')', '{', '}', '[', '*', '?', '~', '<', '>', '&', '|', ';', '#', '=', '-', '%', '@', '/', '.', '1', '2', 'EOF', '<<', 'rm ', 'sudo ', 'cd '];
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 3000; n++) {
+      const command = Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      for (const context of [posix, windows]) {
+        const judged = await judgeCommand(command, context);
+        expect(typeof needsApproval('ask', 'bash', { command }, new Set(['command:rm']), judged)).toBe('boolean');
+        expect(typeof sessionRuleFor('bash', { command }, context.shell)).toBe('string');
+      }
+    }
+  });
+});
