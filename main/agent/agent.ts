@@ -5,7 +5,7 @@ import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEven
 import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
-import { ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
+import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
 import { shellKindFor } from './shellWords';
 import { previewFileChange } from './changePreview';
 import { unfinishedItems } from '../../common/plan/render';
@@ -344,6 +344,8 @@ export class Agent {
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
     if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const alwaysAsks = alwaysAsksBecause(judged);
+    if (alwaysAsks) request.alwaysAsks = alwaysAsks;
     const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
     if (preview) Object.assign(request, preview);
 

@@ -91,6 +91,15 @@ export function needsApproval(mode: ApprovalMode, name: string, input: unknown, 
   return !judged.programs.every((program) => allowed.has(program));
 }
 
+/** Why a command asks whatever the rules say (for its card), or undefined when a rule could cover it. */
+export function alwaysAsksBecause(judged: CommandJudgement | undefined): ApprovalRequest['alwaysAsks'] {
+  if (judged === undefined) return undefined;
+  if (!judged.ok) return { kind: 'unjudgeable', detail: judged.reason };
+  if (judged.outside.length > 0) return { kind: 'outside', detail: [...new Set(judged.outside)].join(', ').slice(0, 4000) };
+  if (judged.wrappers.length > 0) return { kind: 'wrapper', detail: [...new Set(judged.wrappers)].join(', ').slice(0, 4000) };
+  return undefined;
+}
+
 function commandOf(input: unknown): string | undefined {
   const command = typeof input === 'object' && input !== null ? (input as { command?: unknown }).command : undefined;
   return typeof command === 'string' ? command : undefined;

@@ -111,7 +111,7 @@ function addCommand(line: CommandLine, all: Word[], shell: ShellKind): string | 
   const args = words.slice(at + 1);
   line.programs.push(program);
   const name = baseName(program, shell);
-  if (assigns) line.wrappers.push(`${first.text} ${program}`);
+  if (assigns) line.wrappers.push(first.text);
   if (isWrapper(name, args)) line.wrappers.push(program);
   if (DIRECTORY_CHANGERS.has(name)) line.changesDirectory = true;
   for (const write of writesOf(name, args, shell)) line.writes.push(write);

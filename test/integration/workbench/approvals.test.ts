@@ -221,13 +221,15 @@ describe('"Allow for this session"', () => {
       const task = await startTask(harness, 'echo things');
       await answer(harness, (await nthEvent(harness, 'approval_requested', 1)).request.id, 'allow_session');
       expect(await rules(harness.core)).toEqual(['command:echo']);
-      for (const [n, command] of [
-        [2, attack],
-        [3, 'echo owned > tracked.txt'],
-        [4, 'sudo echo hi'],
+      for (const [n, command, alwaysAsks] of [
+        [2, attack, { kind: 'outside', detail: '~/.bashrc' }],
+        [3, 'echo owned > tracked.txt', undefined],
+        [4, 'sudo echo hi', { kind: 'wrapper', detail: 'sudo' }],
       ] as const) {
         const card = (await nthEvent(harness, 'approval_requested', n)).request;
         expect(card.command).toBe(command);
+        // The card says why no rule covers it.
+        expect(card.alwaysAsks).toEqual(alwaysAsks);
         await answer(harness, card.id, { deny: 'no' });
       }
       expect((await task.finished).outcome).toBe('done');
