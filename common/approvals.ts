@@ -23,6 +23,11 @@ export const ApprovalRequestSchema = z.object({
   diff: z.string().optional(),
   /** The rule "Allow for this session" would add, e.g. "command:npm" or "file_change". */
   sessionRule: z.string(),
+  /**
+   * Why this command asks whatever the session's rules say: it writes outside the workspace (detail:
+   * the targets), runs another program through a wrapper (detail: the wrappers), or cannot be judged.
+   */
+  alwaysAsks: z.object({ kind: z.enum(['outside', 'wrapper', 'unjudgeable']), detail: z.string().max(4000) }).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 

@@ -1,4 +1,4 @@
-import { MAX_PLAN_ITEMS, PLAN_STATUSES, type PlanItem, type PlanStatus } from './types';
+import { MAX_PLAN_ITEM_LENGTH, MAX_PLAN_ITEMS, PLAN_STATUSES, type PlanItem, type PlanStatus } from './types';
 
 /** One thing wrong with a proposed plan; `index` is the 0-based item, or null for the list itself. */
 export interface PlanProblem {
@@ -99,6 +99,9 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     const what = typeof fields.content === 'string' ? 'empty' : 'missing';
     problems.push({ index, message: `${where}: content is ${what}. Give every item a short, checkable description of the step.` });
     ok = false;
+  } else if (tooLong(content)) {
+    problems.push({ index, message: `${where} is ${characters(content)} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Shorten it to one checkable step and put the details in a file or a message.` });
+    ok = false;
   }
 
   let status: PlanStatus = 'pending';
@@ -118,6 +121,9 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
   if (fields.activeForm !== undefined && fields.activeForm !== null) {
     if (typeof fields.activeForm !== 'string') {
       problems.push({ index, message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.` });
+      ok = false;
+    } else if (tooLong(fields.activeForm.trim())) {
+      problems.push({ index, message: `${where}: activeForm is ${characters(fields.activeForm.trim())} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Use a short phrase, such as "Running the tests".` });
       ok = false;
     } else if (fields.activeForm.trim() !== '') {
       activeForm = fields.activeForm.trim();
@@ -179,6 +185,20 @@ function assignIds(items: CheckedItem[], previous: readonly PlanItem[], usedIds:
     if (item.activeForm) stored.activeForm = item.activeForm;
     return stored;
   });
+}
+
+/** Characters as a person counts them: code points, so 500 Chinese characters or emoji fit. */
+function characters(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xdc00 || code > 0xdfff) count++; // a low surrogate continues the character before it
+  }
+  return count;
+}
+
+function tooLong(text: string): boolean {
+  return text.length > MAX_PLAN_ITEM_LENGTH && characters(text) > MAX_PLAN_ITEM_LENGTH;
 }
 
 function normaliseText(text: string): string {

@@ -5,7 +5,8 @@ import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEven
 import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
-import { ApprovalBroker, needsApproval, sessionRuleFor, toolKind } from './approvals';
+import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
+import { shellKindFor } from './shellWords';
 import { previewFileChange } from './changePreview';
 import { unfinishedItems } from '../../common/plan/render';
 import { completionGate } from '../../common/plan/rules';
@@ -379,10 +380,15 @@ export class Agent {
   private async askApproval(call: ToolUseBlock, signal: AbortSignal): Promise<ToolResult | null> {
     const session = this.options.session;
     const mode = this.options.approvalMode?.() ?? 'full_auto';
-    if (!needsApproval(mode, call.name, call.input, session.approvalRules)) return null;
+    const shell = shellKindFor(process.platform);
+    const command = mode === 'full_auto' ? undefined : commandOfCall(call.name, call.input);
+    const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
+    if (!needsApproval(mode, call.name, call.input, session.approvalRules, judged)) return null;
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
-    const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input) };
+    const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
     if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const alwaysAsks = alwaysAsksBecause(judged);
+    if (alwaysAsks) request.alwaysAsks = alwaysAsks;
     const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
     if (preview) Object.assign(request, preview);
 

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { PlatformPath } from 'node:path';
 import type { ApprovalDecision, ApprovalMode, ApprovalRequest, ToolKind } from '../../common/approvals';
+import { commandLinePrograms, judgeCommandLine } from './shellLine';
+import type { ShellKind } from './shellWords';
+import { placeOf } from './writePlaces';
 
 /** Which tool does what, for the approval modes. Unknown tools are treated as commands: ask. */
 export const TOOL_KINDS: Record<string, ToolKind> = {
@@ -21,26 +25,79 @@ export function toolKind(name: string): ToolKind {
  * `npm …`); for a chain or pipe, all of its programs (`npm test 2>&1 | tail` allows `npm …` and
  * `tail …`); for a file change, every file change in the workspace.
  */
-export function sessionRuleFor(name: string, input: unknown): string {
+export function sessionRuleFor(name: string, input: unknown, shell: ShellKind = 'posix'): string {
   if (toolKind(name) === 'file_change') return 'file_change';
   const command = commandOf(input);
-  const programs = command === undefined ? [] : [...new Set(commandPrograms(command) ?? [firstWord(command)])].filter((p) => p !== '');
+  const programs = command === undefined ? [] : [...new Set(commandLinePrograms(command, shell) ?? [firstWord(command)])].filter((p) => p !== '');
   return programs.length > 0 ? `command:${programs.join(' ')}` : `tool:${name}`;
 }
 
-/** Pure: whether a call must wait for the person under this mode and the session's rules. */
-export function needsApproval(mode: ApprovalMode, name: string, input: unknown, sessionRules: ReadonlySet<string>): boolean {
+/** What approvals need to know about a command line: see judgeCommand. */
+export type CommandJudgement =
+  | { ok: false; reason: string }
+  | {
+      ok: true;
+      programs: string[];
+      /** Programs that run other programs (sudo, env, bash -c, xargs, find -exec…): no rule covers them. */
+      wrappers: string[];
+      /** Targets of writes outside the workspace, or whose place the line does not tell (~, $VAR, cd …). */
+      outside: string[];
+      /** Whether it writes inside the workspace by a redirection, tee, dd or sed -i: a file change. */
+      changesFiles: boolean;
+    };
+
+export interface ApprovalContext {
+  workspace: string;
+  shell: ShellKind;
+  /** path.win32 to judge Windows paths; defaults to this machine's. */
+  path?: PlatformPath;
+}
+
+/** Parses a command line and places each of its writes. */
+export async function judgeCommand(command: string, context: ApprovalContext): Promise<CommandJudgement> {
+  const judged = judgeCommandLine(command, context.shell);
+  if (!judged.ok) return judged;
+  const { line } = judged;
+  const places = { ...context, changesDirectory: line.changesDirectory };
+  const outside: string[] = [];
+  let changesFiles = false;
+  for (const write of line.writes) {
+    const place = await placeOf(write, places);
+    // Output may go to /dev/null; `rm /dev/null` or `mv x /dev/null` is another matter.
+    if (place === 'outside' || (place === 'harmless' && write.kind === 'program')) outside.push(write.target.text);
+    else if (place === 'inside' && write.kind === 'redirect') changesFiles = true;
+  }
+  return { ok: true, programs: line.programs, wrappers: line.wrappers, outside, changesFiles };
+}
+
+/**
+ * Pure: whether a call must wait for the person under this mode and the session's rules. A
+ * command needs its judgement (judgeCommand); without one it asks.
+ */
+export function needsApproval(mode: ApprovalMode, name: string, input: unknown, sessionRules: ReadonlySet<string>, judged?: CommandJudgement): boolean {
   const kind = toolKind(name);
   if (kind === 'read' || kind === 'plan' || mode === 'full_auto') return false;
   if (kind === 'file_change' && mode === 'auto_edits') return false;
   const command = kind === 'command' ? commandOf(input) : undefined;
   if (command === undefined || firstWord(command) === '') return !sessionRules.has(sessionRuleFor(name, input));
   // A rule allows a program, not whatever else a command line chains to it: every program of a
-  // chain or pipe must be allowed, and a command that substitutes another one always asks.
-  const programs = commandPrograms(command);
-  if (programs === null) return true;
+  // chain or pipe must be allowed, a command we cannot judge (a substitution, a PowerShell script
+  // block) or one that runs another program (sudo, bash -c) always asks, and so does a write
+  // outside the workspace. A redirection into the workspace is a file change.
+  if (judged === undefined || !judged.ok) return true;
+  if (judged.wrappers.length > 0 || judged.outside.length > 0) return true;
+  if (judged.changesFiles && mode !== 'auto_edits' && !sessionRules.has('file_change')) return true;
   const allowed = new Set([...sessionRules].flatMap((rule) => (rule.startsWith('command:') ? rule.slice('command:'.length).split(' ') : [])));
-  return !programs.every((program) => allowed.has(program));
+  return !judged.programs.every((program) => allowed.has(program));
+}
+
+/** Why a command asks whatever the rules say (for its card), or undefined when a rule could cover it. */
+export function alwaysAsksBecause(judged: CommandJudgement | undefined): ApprovalRequest['alwaysAsks'] {
+  if (judged === undefined) return undefined;
+  if (!judged.ok) return { kind: 'unjudgeable', detail: judged.reason };
+  if (judged.outside.length > 0) return { kind: 'outside', detail: [...new Set(judged.outside)].join(', ').slice(0, 4000) };
+  if (judged.wrappers.length > 0) return { kind: 'wrapper', detail: [...new Set(judged.wrappers)].join(', ').slice(0, 4000) };
+  return undefined;
 }
 
 function commandOf(input: unknown): string | undefined {
@@ -48,55 +105,13 @@ function commandOf(input: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
-function firstWord(command: string): string {
-  return command.trim().split(/\s+/)[0] ?? '';
+/** The command line of a bash call, if it is one. */
+export function commandOfCall(name: string, input: unknown): string | undefined {
+  return toolKind(name) === 'command' ? commandOf(input) : undefined;
 }
 
-/**
- * The programs a shell command line runs: the first word of each part of a chain or pipe
- * (`;`, `&&`, `||`, `|`, `&`, newline), with quoted text taken as text and `2>&1`-style
- * redirections kept whole. Null when the line substitutes a command (`$(…)`, backticks, `<(…)`),
- * which no rule can judge.
- */
-export function commandPrograms(command: string): string[] | null {
-  const parts: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    const next = command[i + 1];
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      current += c;
-      continue;
-    }
-    if (c === '\\') {
-      current += c + (next ?? '');
-      i++;
-      continue;
-    }
-    if (c === '`' || (c === '$' && next === '(')) return null;
-    if (quote === '"') {
-      if (c === '"') quote = null;
-      current += c;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      current += c;
-      continue;
-    }
-    if ((c === '<' || c === '>') && next === '(') return null;
-    const redirection = c === '&' && (command[i - 1] === '>' || command[i - 1] === '<' || next === '>');
-    if (!redirection && (c === ';' || c === '&' || c === '|' || c === '\n' || c === '\r')) {
-      parts.push(current);
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  parts.push(current);
-  return parts.map(firstWord).filter((program) => program !== '');
+function firstWord(command: string): string {
+  return command.trim().split(/\s+/)[0] ?? '';
 }
 
 type Waiter = { request: ApprovalRequest; resolve: (decision: ApprovalDecision) => void };

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelSettings } from '../settings/modelSettings';
+import { withDeprecationWarningsOnce } from './sdkWarnings';
 
 /** How often a stream cut mid-message is tried again from the last complete state. */
 export const STREAM_RETRIES = 3;
@@ -49,7 +50,7 @@ export async function streamRound(
     let stalled = false;
     let idle: NodeJS.Timeout | undefined;
     try {
-      const stream = client.messages.stream(params, { signal });
+      const stream = withDeprecationWarningsOnce(() => client.messages.stream(params, { signal }));
       const watch = () => {
         clearTimeout(idle);
         idle = setTimeout(() => ((stalled = true), stream.abort()), idleMs);

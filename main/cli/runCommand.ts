@@ -4,6 +4,7 @@ import { KeelCore, snapshot } from '../api/core';
 import { defaultDataDir } from '../session/dataDir';
 import { maskKey } from '../settings/modelSettings';
 import { parseArgs, UsageError } from './args';
+import { stripControls } from './controlStripper';
 import { RunPrinter } from './runPrinter';
 
 export interface RunArgs {
@@ -40,13 +41,13 @@ const exitFor: Record<TaskOutcome, number> = {
 /** `keel run`: one task, headless, on the same core as the window. */
 export async function runTask(args: RunArgs): Promise<number> {
   // Headless: nobody is there to answer an approval card, so the agent runs in full-auto mode.
-  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, log: (m) => console.error(m) });
+  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, log: (m) => console.error(stripControls(m)) });
   let settings;
   try {
     await core.init();
     settings = core.modelSettings();
   } catch (error) {
-    console.error(`keel: ${(error as Error).message}`);
+    console.error(`keel: ${stripControls((error as Error).message)}`);
     return EXIT.error;
   }
   if (!settings.apiKey) {
@@ -55,7 +56,7 @@ export async function runTask(args: RunArgs): Promise<number> {
   }
   const opened = core.openWorkspace(args.workspace, args.resume !== undefined ? { sessionId: args.resume } : { fresh: true });
   if (!opened.ok) {
-    console.error(`keel: ${opened.error.message}`);
+    console.error(`keel: ${stripControls(opened.error.message)}`);
     return EXIT.error;
   }
   const agent = core.currentAgent!;

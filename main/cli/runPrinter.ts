@@ -2,20 +2,27 @@ import type { AgentEvent } from '../../common/agentEvents';
 import type { PlanSnapshot } from '../../common/contract';
 import { planProgress, renderPlan } from '../../common/plan/render';
 import { describeCompaction } from '../../common/contextWindow';
+import { ControlStripper, stripControls } from './controlStripper';
 
 export interface Output {
   write(text: string): void;
 }
 
-/** How `keel run` shows a task to a person reading a terminal: streamed text, each tool call, the plan. */
+/**
+ * How `keel run` shows a task to a person reading a terminal: streamed text, each tool call, the
+ * plan. Everything it prints is stripped of control sequences: a model's text or a tool's output
+ * must not retitle, recolour or otherwise drive the person's terminal.
+ */
 export class RunPrinter {
   private atLineStart = true;
+  private readonly text = new ControlStripper();
 
   constructor(private readonly out: Output) {}
 
   private line(text: string): void {
+    this.text.reset();
     if (!this.atLineStart) this.out.write('\n');
-    this.out.write(`${text}\n`);
+    this.out.write(`${stripControls(text)}\n`);
     this.atLineStart = true;
   }
 
@@ -27,10 +34,13 @@ export class RunPrinter {
 
   event(event: AgentEvent): void {
     switch (event.type) {
-      case 'text':
-        this.out.write(event.delta);
-        this.atLineStart = event.delta.endsWith('\n');
+      case 'text': {
+        const shown = this.text.write(event.delta);
+        if (shown === '') return;
+        this.out.write(shown);
+        this.atLineStart = shown.endsWith('\n');
         return;
+      }
       case 'stream_retry':
         this.line(`[the connection broke; trying again (${event.attempt})]`);
         return;
@@ -39,7 +49,7 @@ export class RunPrinter {
         return;
       case 'tool_result': {
         if (event.name === 'todo' && !event.isError) return; // the plan itself is printed instead
-        const lines = event.content.split('\n');
+        const lines = stripControls(event.content).split('\n');
         const first = lines[0]?.slice(0, 160) ?? '';
         const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : '';
         this.line(`  ${event.isError ? '✗' : '⎿'} ${first}${more}`);
@@ -75,7 +85,8 @@ function finishLine(event: Extract<AgentEvent, { type: 'task_finished' }>): stri
 
 function summariseInput(name: string, input: unknown): string {
   const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  if (name === 'bash' && typeof fields.command === 'string') return `$ ${fields.command.split('\n')[0]}`;
+  // Every line of a command: what runs is what the person reads.
+  if (name === 'bash' && typeof fields.command === 'string') return `$ ${stripControls(fields.command).replace(/\n+$/, '').split('\n').join('\n    ')}`;
   if (typeof fields.path === 'string') return fields.path;
   if (typeof fields.pattern === 'string') return fields.pattern;
   if (name === 'todo' && Array.isArray(fields.items)) return `(${fields.items.length} items)`;

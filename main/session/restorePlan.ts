@@ -1,5 +1,6 @@
 import type { PlanVersion } from '../../common/plan/types';
 import { validatePlan } from '../../common/plan/validate';
+import { recordItems } from './planRecords';
 
 /**
  * Rebuilds the plan's version history from transcript records. A restored plan passes the same
@@ -19,7 +20,12 @@ export function restorePlanHistory(records: readonly Record<string, unknown>[]):
       warnings.push(`Saved plan version ${version} has no valid source and was skipped.`);
       continue;
     }
-    const checked = validatePlan(record.items, last?.items ?? []);
+    const proposed = recordItems(record, last);
+    if ('problem' in proposed) {
+      warnings.push(`Saved plan version ${version} was skipped: ${proposed.problem}.`);
+      continue;
+    }
+    const checked = validatePlan(proposed.items, last?.items ?? []);
     if (!checked.ok) {
       warnings.push(`Saved plan version ${version} is not a valid plan and was skipped: ${checked.error.problems.map((p) => p.message).join(' ')}`);
       continue;

@@ -5,9 +5,9 @@ import type { ChatMessage } from '../agent/messageTypes';
 import { canonicalPath } from '../platform/paths';
 import type { CompactionRecord } from '../agent/compaction/compactionRecord';
 import type { ApprovalMode } from '../../common/approvals';
-import type { PlanVersion } from '../../common/plan/types';
 import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
+import { planRecord } from './planRecords';
 import { restorePlanHistory } from './restorePlan';
 import { describeOwner, lockSession, type SessionLock } from './sessionLock';
 import { readTranscript, TranscriptWriter } from './transcript';
@@ -58,7 +58,7 @@ export class WorkspaceSession {
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
     this.mode = conversation.approvalMode;
-    plan.onChange((version) => transcript.append(planRecord(version)));
+    plan.onChange((version) => transcript.append(planRecord(version, plan.history.at(-2) ?? null)));
   }
 
   /** The newest plan version the model has been shown. */
@@ -197,10 +197,6 @@ export class WorkspaceSession {
       conversation,
     );
   }
-}
-
-function planRecord(version: PlanVersion): object {
-  return { type: 'plan', ...version };
 }
 
 /** The real path of an existing folder, or an error that says what to do. */

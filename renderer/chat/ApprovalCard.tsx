@@ -61,6 +61,15 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
           {request.command}
         </pre>
       )}
+      {request.alwaysAsks && (
+        <p className="approval-always">
+          {request.alwaysAsks.kind === 'outside'
+            ? t('chat.approval.always.outside', { targets: request.alwaysAsks.detail })
+            : request.alwaysAsks.kind === 'wrapper'
+              ? t('chat.approval.always.wrapper', { programs: request.alwaysAsks.detail })
+              : t('chat.approval.always.unjudgeable')}
+        </p>
+      )}
       {diff && (
         <div className="approval-diff">
           <DiffTable diff={diff} label={t('chat.diff.label', { path: request.path ?? '' })} />
@@ -70,10 +79,13 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         <button type="button" className="button button-primary" disabled={sent} onClick={() => answer({ decision: 'allow_once' })}>
           {t('chat.approval.allowOnce')}
         </button>
-        <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
-          {t('chat.approval.allowSession')}
-          <span className="approval-rule">{ruleText(request.sessionRule, language, t)}</span>
-        </button>
+        {/* No rule covers a command that always asks: offering one would promise what it cannot keep. */}
+        {!request.alwaysAsks && (
+          <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
+            {t('chat.approval.allowSession')}
+            <span className="approval-rule">{ruleText(request.sessionRule, language, t)}</span>
+          </button>
+        )}
         <div className="approval-deny">
           <label className="visually-hidden" htmlFor={reasonId}>
             {t('chat.approval.reasonLabel')}

@@ -181,6 +181,61 @@ describe('a transcript damaged by a crash', () => {
   });
 });
 
+describe('plan versions in the transcript', () => {
+  const long = (n: number) => `Step ${n}: ${'check the long description of this step carefully '.repeat(9)}`.slice(0, 480);
+
+  it('writes each version after the first as its changes only, and restores every version exactly', async () => {
+    const first = start();
+    const items = Array.from({ length: 12 }, (_, i) => ({ content: long(i + 1), status: i === 0 ? 'in_progress' : 'pending' }) as ProposedPlanItem);
+    let plan = await edit(first.core, 0, items);
+    for (let step = 1; step <= 8; step++) {
+      plan = await edit(
+        first.core,
+        plan.version,
+        plan.items.map((item, i) => ({ id: item.id, content: item.content, status: i < step ? 'completed' : i === step ? 'in_progress' : 'pending' })),
+      );
+    }
+    // One reworded step and a new one at the end: only they carry their text.
+    plan = await edit(first.core, plan.version, [...plan.items.slice(0, 11).map((item, i) => ({ ...item, content: i === 10 ? 'Shorter step' : item.content })), { content: 'A new last step' }]);
+    const records = lines(first.session.transcriptPath).filter((l) => l.includes('"type":"plan"'));
+    expect(records).toHaveLength(10);
+    expect(records[0]!.length).toBeGreaterThan(12 * 480);
+    for (const record of records.slice(1)) expect(record.length).toBeLessThan(1_000);
+    expect(records.at(-1)).toContain('Shorter step');
+    expect(records.at(-1)).not.toContain(long(1));
+
+    const second = start();
+    expect(second.session.warnings).toEqual([]);
+    expect(second.session.plan.history).toEqual(first.session.plan.history);
+    expect(snapshot(second.session.plan)).toEqual(plan);
+  });
+
+  it('validates a stored change like any plan, and skips a change whose base was skipped', async () => {
+    const first = start();
+    const v1 = await edit(first.core, 0, [{ content: 'Write the code', status: 'in_progress' }, { content: 'Test it' }]);
+    const path = first.session.transcriptPath;
+    const at = new Date().toISOString();
+    const invalid = { type: 'plan', version: 2, source: 'user', at, base: 1, delta: [{ id: '1' }, { id: '2', status: 'in_progress' }] };
+    const orphan = { type: 'plan', version: 3, source: 'user', at, base: 2, delta: [{ id: '1', status: 'completed' }, { id: '2' }] };
+    appendFileSync(path, `${JSON.stringify(invalid)}\n${JSON.stringify(orphan)}\n`);
+
+    const second = start();
+    expect(second.session.warnings).toHaveLength(2);
+    expect(second.session.warnings[0]).toContain('Saved plan version 2 is not a valid plan and was skipped');
+    expect(second.session.warnings[0]).toContain('in_progress');
+    expect(second.session.warnings[1]).toContain('Saved plan version 3 was skipped: it is stored as changes to version 2, which was not restored');
+    expect(snapshot(second.session.plan)).toEqual(v1);
+  });
+
+  it('refuses a board edit with an item over 500 characters, in the validator\'s words', async () => {
+    const first = start();
+    const result = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(3 * 1024 * 1024) }] })) as Result<PlanSnapshot>;
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain('Item 1 is 3145728 characters long; at most 500 are allowed');
+    expect(lines(first.session.transcriptPath).filter((l) => l.includes('"type":"plan"'))).toEqual([]);
+  });
+});
+
 describe('which folder a session belongs to', () => {
   it('refuses a folder that does not exist, or a file, with workspace_not_found', async () => {
     const core = new KeelCore({ dataDir, host: 'web', version: '0.0.0-test' });

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
+import { cjkCandidates } from './cjkEncoding';
 
 /** How a text file's bytes map to characters, so a read can decode it and a write can keep it. */
 export interface TextEncoding {
@@ -56,12 +57,19 @@ export function sniff(bytes: Buffer, complete: boolean): Sniffed {
   }
   const utf8Part = complete ? bytes : withoutCutCharacter(sample);
   if (isUtf8(utf8Part)) return { kind: 'text', encoding: UTF8 };
-  return { kind: 'text', encoding: legacyEncoding(sample) };
+  return { kind: 'text', encoding: legacyEncoding(sample, complete) };
 }
 
-/** The encoding chardet ranks highest among those iconv-lite can both decode and encode. */
-function legacyEncoding(sample: Buffer): TextEncoding {
-  for (const match of chardet.analyse(sample)) {
+/**
+ * A CJK double-byte encoding that reads the bytes as everyday CJK text (see cjkEncoding), else the
+ * encoding chardet ranks highest among those iconv-lite can both decode and encode.
+ */
+function legacyEncoding(sample: Buffer, complete: boolean): TextEncoding {
+  const matches = chardet.analyse(sample);
+  const confidence = (name: string) => matches.find((m) => m.name === name)?.confidence ?? 0;
+  const cjk = cjkCandidates(sample, complete, confidence)[0];
+  if (cjk) return { name: cjk.name, bom: false, label: cjk.name, byteLines: true };
+  for (const match of matches) {
     const name = match.name;
     // Not valid UTF-8 already, and without NULs it is not UTF-16/32; ISO-2022 is not in iconv-lite.
     if (/^(UTF|ASCII|ISO-2022|ISO_2022|mbcs|sbcs)/i.test(name)) continue;
@@ -84,6 +92,21 @@ function withoutCutCharacter(bytes: Buffer): Buffer {
     return bytes.length - i < needed ? bytes.subarray(0, i) : bytes;
   }
   return bytes;
+}
+
+/**
+ * The encoding a caller names (read_file's `encoding`), or null when iconv-lite does not know it.
+ * A file that starts with that encoding's byte order mark keeps it out of the text.
+ */
+export function namedEncoding(name: string, start: Buffer): TextEncoding | null {
+  const key = name.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (key === '' || !iconv.encodingExists(name.trim())) return null;
+  const boms: Record<string, number[]> = { utf8: [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] };
+  const canonical = key in boms ? key : name.trim();
+  const bom = boms[key]?.every((byte, i) => start[i] === byte) ?? false;
+  // In UTF-16 and UTF-32 a 0x0A byte can be half of another character.
+  const byteLines = !/^(utf16|utf32|ucs2|ucs4)/.test(key);
+  return { name: canonical, bom, label: name.trim(), byteLines };
 }
 
 export function bomLength(encoding: TextEncoding): number {

@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { bomLength, decode, SAMPLE_BYTES, sniff, type TextEncoding } from './encoding';
+import { bomLength, decode, namedEncoding, SAMPLE_BYTES, sniff, type Sniffed, type TextEncoding } from './encoding';
 
 export interface Line {
   /** 1-based. */
@@ -18,6 +18,8 @@ export interface ReadLinesOptions {
   /** Bytes kept of one line: the rest is counted, not held, so even a 100 MB line costs no memory. */
   maxLineBytes: number;
   signal?: AbortSignal;
+  /** Read in this encoding (an iconv-lite name the caller has checked) instead of detecting one. */
+  encoding?: string;
 }
 
 export type LinesResult =
@@ -45,7 +47,9 @@ export async function readLines(absolutePath: string, options: ReadLinesOptions)
     const size = (await handle.stat()).size;
     const sampleBuffer = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
     const { bytesRead } = await handle.read(sampleBuffer, 0, sampleBuffer.length, 0);
-    const sniffed = sniff(sampleBuffer.subarray(0, bytesRead), bytesRead >= size);
+    const sample = sampleBuffer.subarray(0, bytesRead);
+    const named = options.encoding === undefined ? null : namedEncoding(options.encoding, sample);
+    const sniffed: Sniffed = named ? { kind: 'text', encoding: named } : sniff(sample, bytesRead >= size);
     if (sniffed.kind === 'binary') return { kind: 'binary', size, reason: sniffed.reason };
     const encoding = sniffed.encoding;
     if (encoding.byteLines) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool } from '../types';
 import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
+import { namedEncoding } from './encoding';
 import { MAX_WHOLE_FILE_BYTES, readLines } from './lineReader';
 import { cutLine, formatSize, MAX_LINE_CHARS } from './text';
 
@@ -19,6 +20,10 @@ const inputSchema = z.object({
     .optional()
     .describe('1-based line number to start at (default 1). Use the offset given at the end of the previous output to read on.'),
   limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return (default ${READ_DEFAULT_LIMIT}).`),
+  encoding: z
+    .string()
+    .optional()
+    .describe('Read the file in this encoding instead of the detected one, e.g. "GB18030", "Big5", "Shift_JIS", "EUC-KR", "Windows-1252", "UTF-16LE". Use it when the text of a non-UTF-8 file looks garbled.'),
 });
 
 export const readFileTool: Tool<typeof inputSchema> = {
@@ -28,7 +33,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
     'Returns its lines numbered like `cat -n`: the line number, a tab, then the text (the numbers are not part of the file; leave them out of edit_file old_text).',
     `Returns up to ${READ_DEFAULT_LIMIT} lines and about 100 KB starting at \`offset\`; when more remains, the output ends with a note giving the file's line count and the offset to continue from.`,
     `Lines longer than ${MAX_LINE_CHARS} characters are cut and marked.`,
-    'Decodes UTF-8, UTF-16 with a BOM, and legacy encodings such as GBK/GB18030, Shift_JIS or Windows-1252; a non-UTF-8 file starts with a line like `[encoding: GB18030]`, which is not part of the file.',
+    'Decodes UTF-8, UTF-16 with a BOM, and legacy encodings such as GBK/GB18030, Shift_JIS or Windows-1252; a non-UTF-8 file starts with a line like `[encoding: GB18030]` naming the encoding assumed, which is not part of the file. If that text looks garbled, read it again with `encoding` set to the right one.',
     'Binary files and folders are refused (use list_files to see a folder).',
   ].join(' '),
   inputSchema,
@@ -36,6 +41,11 @@ export const readFileTool: Tool<typeof inputSchema> = {
     const resolved = await resolveInWorkspace(context.workspace, input.path);
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
+    if (input.encoding !== undefined && namedEncoding(input.encoding, Buffer.alloc(0)) === null) {
+      return failure(
+        `"${input.encoding}" is not an encoding Keel can read. Use a name such as UTF-8, GB18030, GBK, Big5, Shift_JIS, EUC-JP, EUC-KR, Windows-1252, ISO-8859-7 or UTF-16LE, or leave encoding out to detect it.`,
+      );
+    }
     const offset = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? READ_DEFAULT_LIMIT;
     try {
@@ -53,6 +63,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
         // Lines are kept up to what the cut needs: at most 4 bytes a character, plus one cut character.
         maxLineBytes: MAX_LINE_CHARS * 4 + 4,
         signal: context.signal,
+        encoding: input.encoding,
         wants: (n) => !full && n >= offset && n < offset + limit,
         onLine: (line) => {
           const numbered = `${String(line.number).padStart(6)}\t${cutLine(line.text, line.cut)}`;
@@ -80,7 +91,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
       if (offset > total) {
         return failure(`"${shown}" has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past the end. Use an offset from 1 to ${total}.`);
       }
-      const header = result.encoding.name === 'utf8' ? [] : [`[encoding: ${result.encoding.label}]`];
+      const header = input.encoding !== undefined ? [`[encoding: ${result.encoding.label}, as asked]`] : result.encoding.name === 'utf8' ? [] : [`[encoding: ${result.encoding.label}]`];
       const footer: string[] = [];
       if (lastShown < total) {
         const why = full ? `; the output was cut at about ${formatSize(READ_MAX_OUTPUT_BYTES)}` : '';

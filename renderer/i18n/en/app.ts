@@ -81,5 +81,5 @@ export const app = {
   'approval.mode.auto_edits': 'Auto-approve edits',
   'approval.mode.auto_edits.description': 'File changes inside the folder go ahead; commands are asked',
   'approval.mode.full_auto': 'Full auto',
-  'approval.mode.full_auto.description': 'Nothing is asked: commands and file changes run at once',
+  'approval.mode.full_auto.description': 'Nothing is asked: commands and file changes run at once, even outside the folder',
 } as const;

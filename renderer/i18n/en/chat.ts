@@ -145,6 +145,9 @@ export const chat = {
   'chat.approval.rule.command': 'every {program} command from now on',
   'chat.approval.rule.commands': 'every command using {programs} from now on',
   'chat.approval.rule.tool': 'every {tool} call from now on',
+  'chat.approval.always.outside': 'It writes outside this folder ({targets}), so Keel asks every time: no rule covers it.',
+  'chat.approval.always.wrapper': 'It runs a program through {programs}, so Keel asks every time: no rule covers it.',
+  'chat.approval.always.unjudgeable': 'Keel cannot tell from its text everything it runs (a substitution, a script block), so it asks every time: no rule covers it.',
 
   'chat.outcome.done': 'Done',
   'chat.outcome.cancelled': 'Stopped',

@@ -82,5 +82,5 @@ export const app: Record<keyof typeof en, string> = {
   'approval.mode.auto_edits': '自动批准修改',
   'approval.mode.auto_edits.description': '文件夹内的文件修改直接进行；命令仍会询问',
   'approval.mode.full_auto': '完全自动',
-  'approval.mode.full_auto.description': '不再询问：命令和文件修改立即执行',
+  'approval.mode.full_auto.description': '不再询问：命令和文件修改立即执行，文件夹外的也一样',
 };

@@ -146,6 +146,9 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.approval.rule.command': '从现在起所有 {program} 命令',
   'chat.approval.rule.commands': '从现在起所有使用 {programs} 的命令',
   'chat.approval.rule.tool': '从现在起所有 {tool} 调用',
+  'chat.approval.always.outside': '它会写入此文件夹之外（{targets}），所以 Keel 每次都会询问：任何规则都不涵盖它。',
+  'chat.approval.always.wrapper': '它通过 {programs} 运行程序，所以 Keel 每次都会询问：任何规则都不涵盖它。',
+  'chat.approval.always.unjudgeable': 'Keel 无法从文本中看出它会运行的全部内容（命令替换、脚本块），所以每次都会询问：任何规则都不涵盖它。',
 
   'chat.outcome.done': '已完成',
   'chat.outcome.cancelled': '已停止',

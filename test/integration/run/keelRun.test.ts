@@ -26,9 +26,10 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function keel(args: string[], server: ScriptedAnthropic | null, apiKey = KEY): Child {
+function keel(args: string[], server: ScriptedAnthropic | null, apiKey = KEY, extraEnv: NodeJS.ProcessEnv = {}): Child {
   const env: NodeJS.ProcessEnv = { ...process.env, KEEL_HOME: home, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'KEEL_MODEL']) delete env[name];
+  Object.assign(env, extraEnv);
   env.ANTHROPIC_API_KEY = apiKey;
   if (server) env.ANTHROPIC_BASE_URL = server.baseURL;
   const child = spawn(process.execPath, [bin, 'run', ...args], { cwd: tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -136,6 +137,38 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(out).toContain('✓ Done.');
     expect(s.errors).toEqual([]);
     expect(s.requests).toHaveLength(3);
+  });
+
+  it('prints no control sequence from the model or a tool, and every line of a command', async () => {
+    const s = await server([
+      reply(text('Hello \x1b]0;owned title\x07there \x1b[31mred\x1b[0m \x1bP1$qm\x1b\\done\x9b2J.'), toolUse('bash', { command: 'echo first-line\necho second-line \x1b]2;x\x07' })),
+      reply(text('Finished \x1b]8;;http://evil.invalid\x1b\\link\x1b]8;;\x1b\\.')),
+    ]);
+    const child = keel(['--workspace', workspace, 'say hello'], s);
+    const { code } = await exitOf(child);
+    const out = child.stdout();
+    expect(code, child.stderr()).toBe(0);
+    expect(out).not.toContain('\x1b');
+    expect(out).not.toContain('\x07');
+    expect(out).not.toContain('\x9b');
+    expect(out).toContain('Hello there red done.');
+    expect(out).toContain('$ echo first-line\n    echo second-line');
+    expect(out).toContain('Finished link.');
+    expect(s.errors).toEqual([]);
+  });
+
+  it("prints the SDK's \"model is deprecated\" warning once per run, not once per request", async () => {
+    // claude-sonnet-4-5 is on the SDK's own deprecation list: it warns on every request it sends.
+    const s = await server([
+      reply(text('One.'), toolUse('bash', { command: 'echo one' })),
+      reply(text('Two.'), toolUse('bash', { command: 'echo two' })),
+      reply(text('Three.')),
+    ]);
+    const child = keel(['--workspace', workspace, 'count'], s, KEY, { KEEL_MODEL: 'claude-sonnet-4-5' });
+    const { code } = await exitOf(child);
+    expect(code, child.stderr()).toBe(0);
+    expect(s.requests).toHaveLength(3);
+    expect(child.stderr().split("The model 'claude-sonnet-4-5' is deprecated")).toHaveLength(2);
   });
 
   it('with --json prints one JSON object per line, the session first, with plan and task_finished events', async () => {

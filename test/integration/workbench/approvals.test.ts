@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -197,6 +198,46 @@ describe('"Allow for this session"', () => {
     expect(last).toMatchObject({ id: 'toolu_5', isError: false });
     expect(last.content).toContain('piped');
     for (const file of ['chained.txt', 'semicolon.txt', 'substituted.txt']) expect(existsSync(join(harness.workspace, file))).toBe(false);
+  });
+
+  it('a rule for echo does not cover echo writing into a file, nor a write outside the workspace', async () => {
+    // A stand-in home: if the card were skipped, the real ~/.bashrc would be untouched anyway.
+    const home = mkdtempSync(join(tmpdir(), 'keel-home-'));
+    const realHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const attack = 'echo x >> ~/.bashrc; echo owned > tracked.txt';
+      harness = await startAgentHarness(
+        [
+          reply(toolUse('bash', { command: 'echo hello' }, 'toolu_1')),
+          reply(toolUse('bash', { command: attack }, 'toolu_2')),
+          reply(toolUse('bash', { command: 'echo owned > tracked.txt' }, 'toolu_3')),
+          reply(toolUse('bash', { command: 'sudo echo hi' }, 'toolu_4')),
+          reply(text('Done.')),
+        ],
+        { tools: realTools(), approvals: 'ask' },
+      );
+      writeFileSync(join(harness.workspace, 'tracked.txt'), 'mine\n');
+      const task = await startTask(harness, 'echo things');
+      await answer(harness, (await nthEvent(harness, 'approval_requested', 1)).request.id, 'allow_session');
+      expect(await rules(harness.core)).toEqual(['command:echo']);
+      for (const [n, command, alwaysAsks] of [
+        [2, attack, { kind: 'outside', detail: '~/.bashrc' }],
+        [3, 'echo owned > tracked.txt', undefined],
+        [4, 'sudo echo hi', { kind: 'wrapper', detail: 'sudo' }],
+      ] as const) {
+        const card = (await nthEvent(harness, 'approval_requested', n)).request;
+        expect(card.command).toBe(command);
+        // The card says why no rule covers it.
+        expect(card.alwaysAsks).toEqual(alwaysAsks);
+        await answer(harness, card.id, { deny: 'no' });
+      }
+      expect((await task.finished).outcome).toBe('done');
+      expect(existsSync(join(home, '.bashrc'))).toBe(false);
+      expect(readFileSync(join(harness.workspace, 'tracked.txt'), 'utf8')).toBe('mine\n');
+    } finally {
+      process.env.HOME = realHome;
+    }
   });
 
   it('for a pipe, the rule names each of its programs, and allows each of them', async () => {

@@ -81,6 +81,19 @@ describe('content', () => {
     expect(refusal(validatePlan([{ content: 42, status: 'pending' }]))).toContain('Item 1: content must be text, but got number 42');
   });
 
+  it('refuses an item over 500 characters, naming the item, its length and the limit', () => {
+    const long = 'x'.repeat(3 * 1024 * 1024);
+    const result = validatePlan([{ content: 'Fine' }, { content: long }]);
+    expect(refusal(result)).toContain('Item 2 is 3145728 characters long; at most 500 are allowed.');
+    expect(result.ok ? [] : result.error.problems.map((p) => p.index)).toEqual([1]);
+    expect(refusal(validatePlan([{ content: 'Run it', activeForm: 'y'.repeat(501) }]))).toContain('Item 1: activeForm is 501 characters long; at most 500');
+  });
+
+  it('counts characters, not UTF-16 units: 500 Chinese characters or emoji fit', () => {
+    expect(accepted(validatePlan([{ content: '测'.repeat(500) }, { content: '🚀'.repeat(500) }]))).toHaveLength(2);
+    expect(refusal(validatePlan([{ content: '🚀'.repeat(501) }]))).toContain('Item 1 is 501 characters long');
+  });
+
   it('trims the content it stores', () => {
     expect(accepted(validatePlan([{ content: '  Run it  ' }]))[0]!.content).toBe('Run it');
   });

@@ -11,7 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const read = (input: { path: string; offset?: number; limit?: number }) => readFileTool.run(input, ws.context);
+const read = (input: { path: string; offset?: number; limit?: number; encoding?: string }) => readFileTool.run(input, ws.context);
 const numbered = (from: number, lines: string[]) => lines.map((l, i) => `${String(from + i).padStart(6)}\t${l}`).join('\n');
 
 describe('read_file output', () => {
@@ -148,6 +148,48 @@ describe('read_file encodings', () => {
     expect((await read({ path: 'sjis.txt' })).content).toBe(
       `[encoding: Shift_JIS]\n${numbered(1, ['こんにちは世界。これはテストです。', '日本語のテキストを表示します。'])}`,
     );
+  });
+
+  it('reads a short GBK file (11 bytes) as Chinese, not Greek, and says which encoding it assumed', async () => {
+    const bytes = iconv.encode('你好，世界\n', 'gbk');
+    expect(bytes).toHaveLength(11);
+    ws.file('short.txt', bytes);
+    expect(await read({ path: 'short.txt' })).toEqual({ isError: false, content: `[encoding: GB18030]\n${numbered(1, ['你好，世界'])}` });
+  });
+
+  it('reads short Big5 and Shift_JIS files in their own encodings, and 2-character GBK', async () => {
+    for (const [name, text, label] of [
+      ['big5', '你好，世界', 'Big5'],
+      ['shift_jis', 'こんにちは', 'Shift_JIS'],
+      ['shift_jis', '日本語', 'Shift_JIS'],
+      ['gbk', '中文', 'GB18030'],
+    ] as const) {
+      ws.file('short.txt', iconv.encode(`${text}\n`, name));
+      expect((await read({ path: 'short.txt' })).content, `${name} ${text}`).toBe(`[encoding: ${label}]\n${numbered(1, [text])}`);
+    }
+  });
+
+  it('keeps short Latin and Cyrillic files in single-byte encodings', async () => {
+    for (const [name, text] of [
+      ['windows-1252', 'naïve'],
+      ['windows-1252', 'Café déjà vu'],
+      ['windows-1251', 'Привет мир'],
+    ] as const) {
+      ws.file('short.txt', iconv.encode(`${text}\n`, name));
+      expect((await read({ path: 'short.txt' })).content, `${name} ${text}`).toContain(`\t${text}`);
+    }
+  });
+
+  it('reads in the encoding asked for, and refuses a name it does not know', async () => {
+    // Korean is ambiguous with Chinese in a few bytes: the model can say what it is.
+    ws.file('ko.txt', iconv.encode('안녕하세요\n', 'euc-kr'));
+    expect((await read({ path: 'ko.txt', encoding: 'EUC-KR' })).content).toBe(`[encoding: EUC-KR, as asked]\n${numbered(1, ['안녕하세요'])}`);
+    ws.file('u16.txt', Buffer.from('no BOM\nsecond\n', 'utf16le'));
+    expect((await read({ path: 'u16.txt', encoding: 'utf-16le', offset: 2 })).content).toBe(`[encoding: utf-16le, as asked]\n${numbered(2, ['second'])}`);
+    const refused = await read({ path: 'ko.txt', encoding: 'klingon-8' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toContain('"klingon-8" is not an encoding Keel can read');
+    expect(refused.content).toContain('GB18030');
   });
 
   it('reads a Windows-1252 file', async () => {

@@ -1,0 +1,44 @@
+import type { PlanItem, PlanVersion } from '../../common/plan/types';
+
+/**
+ * How plan versions are kept in the transcript. The first version is written whole; each later one
+ * as `delta` against the version before it (`base`): the items in order, each with its id and only
+ * the fields that differ from that item in the base (a new item has all of them, `activeForm: null`
+ * removes one). A status change costs a few bytes instead of the whole plan again.
+ */
+export function planRecord(version: PlanVersion, base: PlanVersion | null): Record<string, unknown> {
+  const head = { type: 'plan', version: version.version, source: version.source, at: version.at };
+  if (base === null) return { ...head, items: version.items };
+  const before = new Map(base.items.map((item) => [item.id, item]));
+  const delta = version.items.map((item) => {
+    const old = before.get(item.id);
+    if (!old) return item;
+    const entry: Record<string, unknown> = { id: item.id };
+    if (item.content !== old.content) entry.content = item.content;
+    if (item.status !== old.status) entry.status = item.status;
+    if (item.activeForm !== old.activeForm) entry.activeForm = item.activeForm ?? null;
+    return entry;
+  });
+  return { ...head, base: base.version, delta };
+}
+
+/**
+ * The items a plan record proposes, for the validator to judge: a whole record's items as they are,
+ * a delta's filled in from its base. Null with a reason when a delta's base is not the version
+ * restored just before it (it was skipped, or the record is out of place).
+ */
+export function recordItems(record: Record<string, unknown>, last: PlanVersion | undefined): { items: unknown } | { problem: string } {
+  if (!('delta' in record)) return { items: record.items };
+  if (!Array.isArray(record.delta)) return { problem: 'its list of changes is not a list' };
+  if (last === undefined || record.base !== last.version) {
+    return { problem: `it is stored as changes to version ${String(record.base)}, which was not restored` };
+  }
+  const before = new Map<string, PlanItem>(last.items.map((item) => [item.id, item]));
+  const items = record.delta.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
+    const fields = entry as Record<string, unknown>;
+    const old = typeof fields.id === 'string' ? before.get(fields.id) : undefined;
+    return old ? { ...old, ...fields } : fields;
+  });
+  return { items };
+}
