@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { decode, SAMPLE_BYTES, sniff, type TextEncoding } from '../files/encoding';
+import { decode, isUtf8Sample, SAMPLE_BYTES, sniff, UTF8, type TextEncoding } from '../files/encoding';
 import { MAX_WHOLE_FILE_BYTES } from '../files/lineReader';
 import type { Prefilter } from './prefilter';
 import { around } from './regex';
@@ -71,7 +71,16 @@ export function scanFile(absolute: string, matcher: Matcher, limit: number): Sca
     next = matcher.prefilter.begin(bytes);
     if (next(start) === -1 && (matcher.prefilter.asciiSound || isUtf8(bytes))) return { kind: 'skipped' };
   }
-  const sniffed = sniff(bytes.subarray(0, SAMPLE_BYTES), bytes.length <= SAMPLE_BYTES);
+  const sample = bytes.subarray(0, SAMPLE_BYTES);
+  const complete = bytes.length <= SAMPLE_BYTES;
+  if (!utf16 && start === 0 && !sample.includes(0) && isUtf8Sample(sample, complete)) {
+    // sniff would say UTF-8 or, with many control bytes, binary. Counting those costs a pass over
+    // the sample, worth paying only for a file that has a matching line.
+    const found = searchBytes(bytes, 0, UTF8, matcher.regex, limit, next);
+    if (found.length === 0 || sniff(sample, complete).kind === 'binary') return { kind: 'skipped' };
+    return { kind: 'searched', found };
+  }
+  const sniffed = sniff(sample, complete);
   if (sniffed.kind === 'binary') return { kind: 'skipped' };
   const encoding = sniffed.encoding;
   if (!encoding.byteLines) {

@@ -1,0 +1,160 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listFilesTool } from '../main/tools/files/listFiles';
+import { searchText } from '../main/tools/files/searchText';
+import type { ToolResult } from '../main/tools/types';
+import { heading } from './stats';
+
+const TREE_VERSION = 1;
+const FOLDERS = 200;
+const FILES_PER_FOLDER = 100;
+const RUNS = 5;
+
+/** A tree of ≥ 20,000 source-like files and ≥ 150 MB, made once and kept in the temp folder. */
+export function benchTree(): { root: string; files: number; bytes: number } {
+  const root = join(tmpdir(), `keel-bench-search-v${TREE_VERSION}`);
+  const marker = `${root}.done`;
+  if (existsSync(marker)) return JSON.parse(execFileSync('cat', [marker], { encoding: 'utf8' })) as { root: string; files: number; bytes: number };
+  const building = `${root}.building`;
+  rmSync(building, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
+  console.log(`building the search tree in ${root} (once)…`);
+  const random = seeded(42);
+  const words = ['const', 'let', 'value', 'result', 'items', 'config', 'render', 'update', 'state', 'props', 'index', 'length', 'return', 'await', 'async', 'import', 'export', 'default', 'string', 'number', 'options', 'handler', 'request', 'response', 'error', 'data', 'user', 'session', 'token', 'cache', 'buffer'];
+  const word = () => words[Math.floor(random() * words.length)]!;
+  const line = (extension: string) => {
+    const roll = random();
+    if (roll < 0.04) return `import { ${word()}, ${word()} } from './${word()}';`;
+    if (roll < 0.05 && extension === 'js') return `class ${word()}${Math.floor(random() * 1000)}Handler extends Base {`;
+    if (roll < 0.1) return `  // TODO: ${word()} ${word()} ${word()} when ${word()} is ${word()}`;
+    if (roll < 0.3) return `export function ${word()}${Math.floor(random() * 100)}(${word()}, ${word()}) {`;
+    return `  ${word()}.${word()} = ${word()}(${word()}, ${Math.floor(random() * 1e6)}) + ${word()}.${word()};`;
+  };
+  const extensions = ['ts', 'js', 'js', 'md', 'json', 'py'];
+  let files = 0;
+  let bytes = 0;
+  mkdirSync(building, { recursive: true });
+  writeFileSync(join(building, '.gitignore'), 'dist/\n*.log\n');
+  for (let folder = 0; folder < FOLDERS; folder++) {
+    const dir = join(building, `pkg${Math.floor(folder / 10)}`, `mod${folder % 10}`, folder % 3 === 0 ? 'dist' : 'src');
+    mkdirSync(dir, { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file++) {
+      const extension = extensions[file % extensions.length]!;
+      const lines: string[] = [];
+      const target = 800 + Math.floor(random() * random() * 30_000);
+      let size = 0;
+      while (size < target) {
+        const next = line(extension);
+        lines.push(next);
+        size += next.length + 1;
+      }
+      const content = `${lines.join('\n')}\n`;
+      writeFileSync(join(dir, `file${file}.${file % 50 === 49 ? 'log' : extension}`), content);
+      files++;
+      bytes += Buffer.byteLength(content);
+    }
+  }
+  const info = { root, files, bytes };
+  renameSync(building, root);
+  writeFileSync(marker, JSON.stringify(info));
+  return info;
+}
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const hasRg = spawnSync('rg', ['--version']).status === 0;
+
+function timeRg(args: string[], cwd: string): { ms: number; lines: number } {
+  const started = performance.now();
+  const result = spawnSync('rg', [...args, '.'], { cwd, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - started;
+  return { ms, lines: result.stdout.split('\n').filter(Boolean).length };
+}
+
+async function timeTool(run: () => Promise<ToolResult>): Promise<{ ms: number; result: ToolResult }> {
+  const started = performance.now();
+  const result = await run();
+  return { ms: performance.now() - started, result };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+
+/**
+ * search_text and list_files on a large tree beside ripgrep on the same tree (ripgrep searching
+ * all files with the same ignore rules: --hidden --no-require-git), medians of RUNS runs taken
+ * alternately; the time Stop takes to answer; the board's socket round trip idle and during scans.
+ */
+export async function benchSearch(): Promise<void> {
+  heading('Search (search_text, list_files) vs ripgrep');
+  const tree = benchTree();
+  const workspace = tree.root;
+  console.log(`tree: ${tree.files.toLocaleString('en')} files, ${(tree.bytes / 1e6).toFixed(0)} MB (${tree.root}); ${RUNS} runs each, medians`);
+  const context = { workspace, signal: new AbortController().signal };
+  const rgBase = ['--hidden', '--no-require-git', '-n', '--no-heading'];
+
+  const cases: { label: string; input: { pattern: string; glob?: string; max_results?: number }; rg: string[] }[] = [
+    { label: 'no match', input: { pattern: 'zqxjv_never_here' }, rg: [...rgBase, 'zqxjv_never_here'] },
+    { label: 'common literal (max_results 2000)', input: { pattern: 'TODO', max_results: 2000 }, rg: [...rgBase, 'TODO'] },
+    { label: 'regex + glob *.js', input: { pattern: 'class\\s+\\w+Handler\\b', glob: '*.js', max_results: 2000 }, rg: [...rgBase, '-g', '*.js', 'class\\s+\\w+Handler\\b'] },
+  ];
+  await searchText(cases[0]!.input, context); // Warm-up: starts the workers and the page cache.
+  for (const item of cases) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let found = 0;
+    let rgLines = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const mine = await timeTool(() => searchText(item.input, context));
+      ours.push(mine.ms);
+      found = mine.result.content.split('\n').filter((line) => /^[^(].*:\d+: /.test(line)).length;
+      if (hasRg) {
+        const rg = timeRg(item.rg, workspace);
+        theirs.push(rg.ms);
+        rgLines = rg.lines;
+      }
+    }
+    const rgPart = hasRg ? `; rg ${fmt(median(theirs))} (${rgLines} lines, uncapped); ratio ${(median(ours) / median(theirs)).toFixed(2)}×` : '; rg not installed';
+    console.log(`search_text ${item.label}: ${fmt(median(ours))} (${found} lines)${rgPart}`);
+  }
+
+  const listOurs: number[] = [];
+  const listTheirs: number[] = [];
+  let listed = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const mine = await timeTool(() => listFilesTool.run({ pattern: '**/*.md' }, context));
+    listOurs.push(mine.ms);
+    listed = mine.result.content.split('\n').length;
+    if (hasRg) listTheirs.push(timeRg(['--hidden', '--no-require-git', '--files', '-g', '*.md'], workspace).ms);
+  }
+  const listRg = hasRg ? `; rg --files -g '*.md' ${fmt(median(listTheirs))}; ratio ${(median(listOurs) / median(listTheirs)).toFixed(2)}×` : '';
+  console.log(`list_files **/*.md: ${fmt(median(listOurs))} (${listed} lines, capped at 1000)${listRg}`);
+
+  // Stop: how long after abort() the search answers, for a full no-match scan stopped midway.
+  const stops: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const controller = new AbortController();
+    const searching = searchText({ pattern: 'zqxjv_never_here' }, { workspace, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const started = performance.now();
+    controller.abort();
+    const result = await searching;
+    stops.push(performance.now() - started);
+    if (!result.content.includes('Stopped')) console.log(`  (run ${run}: the search finished before Stop)`);
+  }
+  console.log(`Stop during a full scan → answered: median ${fmt(median(stops))}, max ${fmt(Math.max(...stops))} (goal ≤ 100 ms)`);
+  // A catastrophic regex: the deadline answers, the main thread never waits.
+  const catastrophic = join(tmpdir(), 'keel-bench-catastrophic');
+  mkdirSync(catastrophic, { recursive: true });
+  writeFileSync(join(catastrophic, 'a.txt'), `${'a'.repeat(40)}!\n`);
+  const deadline = await timeTool(() => searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }));
+  console.log(`(a+)+$ on 40 a's and a '!', deadline 500 ms: answered in ${fmt(deadline.ms)}: ${JSON.stringify(deadline.result.content.slice(0, 80))}…`);
+}
