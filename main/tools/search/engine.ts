@@ -1,4 +1,4 @@
-import type { WireMatch, WireNote } from './protocol';
+import { positionSlot, sentSlot, type WireMatch, type WireNote } from './protocol';
 import { runJob, type StopReason } from './jobRunner';
 import { SEARCH_WORKERS } from './workerPool';
 
@@ -47,7 +47,11 @@ export interface SearchControl {
  */
 export async function searchFiles(request: SearchRequest, control: SearchControl): Promise<SearchOutcome> {
   const shards = request.single ? 1 : SEARCH_WORKERS;
-  const walked: number[] = new Array<number>(shards).fill(0);
+  const shared = new SharedArrayBuffer(4 * (1 + 2 * shards));
+  const slots = new Int32Array(shared);
+  const received: number[] = new Array<number>(shards).fill(0);
+  /** Per shard, the walk position known to have all its matches here (see protocol.ts). */
+  const passed: number[] = new Array<number>(shards).fill(0);
   let pending: WireMatch[] = [];
   const notes: WireNote[] = [];
   const matches: FoundMatch[] = [];
@@ -55,10 +59,16 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
 
   /** Hands out every match before the point all workers have passed; true once the answer is complete. */
   const drain = (): boolean => {
-    const passed = Math.min(...walked);
+    for (let shard = 0; shard < shards; shard++) {
+      // Position first, then the count of messages posted before it: when all of those have
+      // arrived, every match before the position is here.
+      const position = Atomics.load(slots, positionSlot(shard));
+      if (Atomics.load(slots, sentSlot(shard)) === received[shard]) passed[shard] = Math.max(passed[shard] as number, position);
+    }
+    const before = Math.min(...passed);
     pending.sort((a, b) => a.index - b.index || a.line - b.line);
     let taken = 0;
-    while (taken < pending.length && (pending[taken] as WireMatch).index < passed) {
+    while (taken < pending.length && (pending[taken] as WireMatch).index < before) {
       if (matches.length === request.maxResults) break;
       const { relative, line, text } = pending[taken] as WireMatch;
       const match = { relative, line, text };
@@ -74,7 +84,8 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
 
   const stopped = await runJob(
     shards,
-    (id, shard, stop) => ({
+    shared,
+    (id, shard) => ({
       type: 'search',
       id,
       root: request.root,
@@ -86,19 +97,18 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
       shard,
       shards,
       limit: request.maxResults + 1,
-      stop,
+      shared,
     }),
     {
       onMessage(shard, message) {
         if (message.type === 'progress') {
-          walked[shard] = Math.max(walked[shard] as number, message.walked);
+          received[shard] = (received[shard] as number) + 1;
           pending.push(...message.matches);
           notes.push(...message.notes);
-        } else if (message.type === 'done') {
-          walked[shard] = Number.MAX_SAFE_INTEGER;
         }
         return drain();
       },
+      onTick: drain,
     },
     control,
   );
@@ -131,9 +141,11 @@ export interface ListOutcome {
 export async function listPaths(request: ListRequest, control: { signal?: AbortSignal; deadlineMs: number; onPaths?: (paths: string[]) => void }): Promise<ListOutcome> {
   const paths: string[] = [];
   let startIgnored = false;
+  const stop = new SharedArrayBuffer(4);
   const stopped = await runJob(
     1,
-    (id, _shard, stop) => ({ type: 'list', id, root: request.root, start: request.start, ...(request.glob !== undefined ? { glob: request.glob } : {}), limit: request.maxPaths + 1, stop }),
+    stop,
+    (id) => ({ type: 'list', id, root: request.root, start: request.start, ...(request.glob !== undefined ? { glob: request.glob } : {}), limit: request.maxPaths + 1, stop }),
     {
       onMessage(_shard, message) {
         if (message.type === 'paths') {

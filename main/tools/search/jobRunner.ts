@@ -16,7 +16,12 @@ export interface JobControl {
 export interface JobHooks {
   /** A message from worker `shard`; return true when the job has its answer. */
   onMessage(shard: number, message: WorkerMessage): boolean;
+  /** Called every TICK_MS while the job runs; return true when the job has its answer. */
+  onTick?(): boolean;
 }
+
+/** How often onTick runs: progress a stuck worker cannot post is read from shared memory. */
+const TICK_MS = 10;
 
 let nextId = 1;
 
@@ -25,10 +30,16 @@ let nextId = 1;
  * worker is done, the signal aborts or the deadline passes: never later than that, whatever a
  * worker is doing (a worker still busy then is ended). Resolves with why it stopped early, if it did.
  */
-export function runJob(shards: number, makeJob: (id: number, shard: number, stop: SharedArrayBuffer) => Job, hooks: JobHooks, control: JobControl): Promise<StopReason | null> {
+export function runJob(
+  shards: number,
+  /** Shared with the workers; its first Int32 is set to 1 when the job is answered (they stop). */
+  shared: SharedArrayBuffer,
+  makeJob: (id: number, shard: number) => Job,
+  hooks: JobHooks,
+  control: JobControl,
+): Promise<StopReason | null> {
   if (control.signal?.aborted) return Promise.resolve('aborted');
   const id = nextId++;
-  const stop = new SharedArrayBuffer(4);
   const workers = takeWorkers(shards);
   const done = new Set<Worker>();
   let settled = false;
@@ -38,8 +49,9 @@ export function runJob(shards: number, makeJob: (id: number, shard: number, stop
     const settle = (outcome: { reason: StopReason | null } | { error: Error }) => {
       if (settled) return;
       settled = true;
-      Atomics.store(new Int32Array(stop), 0, 1);
+      Atomics.store(new Int32Array(shared), 0, 1);
       clearTimeout(deadline);
+      clearInterval(ticker);
       control.signal?.removeEventListener('abort', onAbort);
       const grace = setTimeout(() => {
         for (const [shard, worker] of workers.entries()) {
@@ -55,6 +67,9 @@ export function runJob(shards: number, makeJob: (id: number, shard: number, stop
     const onAbort = () => settle({ reason: 'aborted' });
     control.signal?.addEventListener('abort', onAbort, { once: true });
     const deadline = setTimeout(() => settle({ reason: 'deadline' }), control.deadlineMs);
+    const ticker = setInterval(() => {
+      if (hooks.onTick?.()) settle({ reason: null });
+    }, TICK_MS);
 
     workers.forEach((worker, shard) => {
       const onMessage = (message: WorkerMessage) => {
@@ -89,7 +104,7 @@ export function runJob(shards: number, makeJob: (id: number, shard: number, stop
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage(makeJob(id, shard, stop));
+      worker.postMessage(makeJob(id, shard));
     });
   });
 }

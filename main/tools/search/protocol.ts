@@ -15,9 +15,21 @@ export interface SearchJob {
   shards: number;
   /** Matching lines after which this worker may stop: the caller's cap plus one, to know there are more. */
   limit: number;
-  /** Int32Array[1]: set to 1 by the main thread when it needs nothing more. */
-  stop: SharedArrayBuffer;
+  /**
+   * Int32Array: [0] is set to 1 by the main thread when it needs nothing more; for shard k,
+   * [1 + 2k] counts the messages it has posted and [2 + 2k] is the walk position it has reached
+   * (every file of its shard before it has been searched and its matches posted). Positions are
+   * shared memory rather than messages so a worker stuck in one file's regex does not hold back
+   * the matches of the files before it.
+   */
+  shared: SharedArrayBuffer;
 }
+
+/** Index in SearchJob.shared of shard k's posted-message count; its walk position is the next one. */
+export const sentSlot = (shard: number) => 1 + 2 * shard;
+export const positionSlot = (shard: number) => 2 + 2 * shard;
+/** The walk position of a shard that has finished. */
+export const FINISHED = 0x7fffffff;
 
 export interface ListJob {
   type: 'list';
@@ -50,8 +62,6 @@ export type WorkerMessage =
   | {
       type: 'progress';
       id: number;
-      /** Files walked so far: every file of this worker's shard before this position has been searched. */
-      walked: number;
       matches: WireMatch[];
       notes: WireNote[];
     }

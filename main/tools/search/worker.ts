@@ -3,11 +3,11 @@ import { globMatcher, type GlobMatcher } from '../files/glob';
 import { readLines } from '../files/lineReader';
 import { walkFilesSync, type WalkResult } from '../files/walk';
 import { makePrefilter } from './prefilter';
-import type { Job, ListJob, SearchJob, WireMatch, WireNote, WorkerMessage } from './protocol';
+import { FINISHED, positionSlot, sentSlot, type Job, type ListJob, type SearchJob, type WireMatch, type WireNote, type WorkerMessage } from './protocol';
 import { around, compileSearchRegex } from './regex';
 import { scanFile, SEARCHED_LINE_BYTES, type FoundLine, type Matcher } from './scanFile';
 
-/** How often found lines and progress go to the main thread: often enough to stream, rarely enough to cost nothing. */
+/** How often notes (unreadable files) and listed paths go to the main thread. */
 const FLUSH_MS = 15;
 
 const port = parentPort;
@@ -33,34 +33,33 @@ async function search(job: SearchJob): Promise<void> {
   const regex = compileSearchRegex(job.pattern, job.ignoreCase);
   if ('error' in regex) throw new Error(regex.error);
   const matcher: Matcher = { regex, prefilter: makePrefilter(job.pattern, job.ignoreCase) };
-  const stop = new Int32Array(job.stop);
+  const shared = new Int32Array(job.shared);
+  // Counted before the message goes, so the main thread can tell when it has them all (see protocol.ts).
+  const send = (matches: WireMatch[], notes: WireNote[]) => {
+    Atomics.add(shared, sentSlot(job.shard), 1);
+    post({ type: 'progress', id: job.id, matches, notes });
+  };
 
   if (job.single) {
     // Asked for by name: read errors are the answer, as before, not a note.
     const found = await searchOne(job.start, matcher, job.limit);
-    const matches = found === 'too-large' ? [] : found.map((hit) => ({ index: 0, relative: '', line: hit.line, text: hit.text }));
-    const notes: WireNote[] = found === 'too-large' ? [{ index: 0, relative: '', kind: 'too-large' }] : [];
-    post({ type: 'progress', id: job.id, walked: 1, matches, notes });
+    if (found === 'too-large') send([], [{ index: 0, relative: '', kind: 'too-large' }]);
+    else send(found.map((hit) => ({ index: 0, relative: '', line: hit.line, text: hit.text })), []);
+    Atomics.store(shared, positionSlot(job.shard), FINISHED);
     post({ type: 'done', id: job.id, startIgnored: false });
     return;
   }
 
   const matchesGlob = globFor(job.glob);
-  let matches: WireMatch[] = [];
   let notes: WireNote[] = [];
   let own = 0;
   let walked = 0;
-  let lastFlush = performance.now();
-  const flush = () => {
-    post({ type: 'progress', id: job.id, walked, matches, notes });
-    matches = [];
-    notes = [];
-    lastFlush = performance.now();
-  };
+  let lastNotes = performance.now();
   const result: WalkResult = { startIgnored: false };
   for (const file of walkFilesSync(job.root, job.start, result)) {
     const index = walked++;
-    if (Atomics.load(stop, 0) !== 0) break;
+    if (Atomics.load(shared, 0) !== 0) break;
+    Atomics.store(shared, positionSlot(job.shard), index);
     if (matchesGlob && !matchesGlob(file.fromStart)) continue;
     if (shardOf(file.relative, job.shards) !== job.shard) continue;
     let found: FoundLine[] | 'too-large';
@@ -72,19 +71,21 @@ async function search(job: SearchJob): Promise<void> {
       continue;
     }
     if (found === 'too-large') notes.push({ index, relative: file.relative, kind: 'too-large' });
-    else {
-      for (const hit of found) matches.push({ index, relative: file.relative, line: hit.line, text: hit.text });
+    else if (found.length > 0) {
+      // Posted at once: the main thread hands them out as soon as the files before are done.
+      send(found.map((hit) => ({ index, relative: file.relative, line: hit.line, text: hit.text })), notes);
+      notes = [];
       own += found.length;
+      if (own >= job.limit) break;
     }
-    if (own >= job.limit) break;
-    // The first match goes out at once, so a person sees it while the rest is searched.
-    if ((matches.length > 0 && own === matches.length) || performance.now() - lastFlush >= FLUSH_MS) {
-      walked = index + 1;
-      flush();
+    if (notes.length > 0 && performance.now() - lastNotes >= FLUSH_MS) {
+      send([], notes);
+      notes = [];
+      lastNotes = performance.now();
     }
   }
-  walked = Number.MAX_SAFE_INTEGER;
-  flush();
+  if (notes.length > 0) send([], notes);
+  Atomics.store(shared, positionSlot(job.shard), FINISHED);
   post({ type: 'done', id: job.id, startIgnored: result.startIgnored });
 }
 
