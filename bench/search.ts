@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { listFilesTool } from '../main/tools/files/listFiles';
 import { searchText } from '../main/tools/files/searchText';
 import type { ToolResult } from '../main/tools/types';
-import { heading } from './stats';
+import { startScriptedAnthropic, reply, text, toolUse } from '../test/support/scriptedAnthropic';
+import { connectKeelSocket, type KeelSocket } from '../test/e2e/support/keelSocket';
+import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { heading, percentile } from './stats';
 
 const TREE_VERSION = 1;
 const FOLDERS = 200;
@@ -157,4 +160,66 @@ export async function benchSearch(): Promise<void> {
   writeFileSync(join(catastrophic, 'a.txt'), `${'a'.repeat(40)}!\n`);
   const deadline = await timeTool(() => searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }));
   console.log(`(a+)+$ on 40 a's and a '!', deadline 500 ms: answered in ${fmt(deadline.ms)}: ${JSON.stringify(deadline.result.content.slice(0, 80))}…`);
+  await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here' }, 'full no-match scans of the tree by search_text');
+  await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here', path: 'pkg0/mod1/src/file1.ts' }, 'one-file searches (the agent loop alone, for comparison)');
+}
+
+const SCANS = 60;
+const EDITS = 100;
+const KEY = 'sk-bench-search-0000000000';
+
+/**
+ * The board's edit round trip through `keel web` (plan.edit over its socket → validated and stored
+ * in main → answered), idle and while the agent runs full no-match scans of the tree with
+ * search_text one after another (a scripted model asks for SCANS of them). Needs `npm run build`.
+ */
+async function benchBoardDuringScan(workspace: string, search: { pattern: string; path?: string }, label: string): Promise<void> {
+  const model = await startScriptedAnthropic({
+    apiKey: KEY,
+    script: [...Array.from({ length: SCANS }, () => reply(toolUse('search_text', search))), reply(text('Done.'))],
+  });
+  const home = tempDir('bench-search-home');
+  const keel = await startKeelWeb({ keelHome: home.path, workspace, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.baseURL } });
+  const socket = await connectKeelSocket(keel.url);
+  try {
+    const seeded = await socket.request('plan.edit', { baseVersion: 0, items: [{ content: 'Toggle this step' }, { content: 'Read the code' }] });
+    if (!seeded.ok) throw new Error(seeded.error.message);
+    let plan = seeded.value;
+    const edit = async (): Promise<number> => {
+      const items = plan.items.map((item, i) => ({ id: item.id, content: item.content, status: i === 0 ? (item.status === 'completed' ? 'pending' : 'completed') : item.status }));
+      const started = performance.now();
+      const answer = await socket.request('plan.edit', { baseVersion: plan.version, items });
+      const ms = performance.now() - started;
+      if (!answer.ok) throw new Error(answer.error.message);
+      plan = answer.value;
+      return ms;
+    };
+    const idle: number[] = [];
+    for (let i = 0; i < EDITS + 10; i++) idle.push(await edit());
+    const sent = await socket.request('task.send', { text: 'Scan the tree again and again.' });
+    if (!sent.ok) throw new Error(sent.error.message);
+    // Wait for the first scans to start, then edit while they run.
+    while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Edits spread over several scans (a person's edits come every so often, not back to back).
+    const busy: number[] = [];
+    while ((busy.length < EDITS + 10 || model.requests.length < 8) && model.requests.length <= SCANS) {
+      busy.push(await edit());
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const scansDuring = model.requests.length - 1;
+    await stopTask(socket);
+    const summary = (samples: number[]) => `p50 ${percentile(samples.slice(10), 50).toFixed(2)} ms, p95 ${percentile(samples.slice(10), 95).toFixed(2)} ms`;
+    console.log(`board edit round trip (plan.edit over keel web's socket), idle, ${idle.length - 10} edits: ${summary(idle)}`);
+    console.log(`  during ${label} (${scansDuring} meanwhile), ${busy.length - 10} edits: ${summary(busy)}`);
+    console.log(`  ratio during scan / idle: p50 ${(percentile(busy.slice(10), 50) / percentile(idle.slice(10), 50)).toFixed(2)}×, p95 ${(percentile(busy.slice(10), 95) / percentile(idle.slice(10), 95)).toFixed(2)}× (goal ≤ 2×)`);
+  } finally {
+    socket.close();
+    await keel.stop();
+    await model.close();
+    home.remove();
+  }
+}
+
+async function stopTask(socket: KeelSocket): Promise<void> {
+  await socket.request('task.stop', {});
 }

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { globMatcher, type GlobMatcher } from '../files/glob';
 import { readLines } from '../files/lineReader';
@@ -9,10 +11,28 @@ import { scanFile, SEARCHED_LINE_BYTES, type FoundLine, type Matcher } from './s
 
 /** How often notes (unreadable files) and listed paths go to the main thread. */
 const FLUSH_MS = 15;
+/** Nice value of a search thread: low enough that the main thread wins a busy core, not so low that search starves. */
+const SEARCH_NICE = 10;
 
 const port = parentPort;
 if (!port) throw new Error('The search worker must run in a worker thread.');
 const post = (message: WorkerMessage) => port.postMessage(message);
+
+/**
+ * Search threads give way to the main thread (the window, the board, Stop) when the cores are
+ * busy. On Linux a thread has its own nice value, set through its thread id; elsewhere (or when
+ * refused) the search simply runs at normal priority.
+ */
+function yieldToMainThread(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId) && threadId > 0 && threadId !== process.pid) setPriority(threadId, SEARCH_NICE);
+  } catch {
+    // No /proc, or not allowed: normal priority.
+  }
+}
+yieldToMainThread();
 
 port.on('message', (job: Job) => {
   const run = job.type === 'search' ? search(job) : list(job);
