@@ -80,7 +80,8 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
 
   const results = outcome.matches.map(format);
   const notes: string[] = [];
-  const { more, tooLarge, unreadable } = outcome;
+  const { more, unreadable } = outcome;
+  const tooLarge = outcome.tooLarge.map((relative) => relative || shown);
   if (more) notes.push(`(Stopped at ${maxResults} matches; there are more. Narrow the pattern, path or glob, or raise max_results.)`);
   if (tooLarge.length > 0) notes.push(`(Not searched, UTF-16 files too large to decode whole: ${tooLarge.slice(0, 10).join(', ')}${tooLarge.length > 10 ? ', …' : ''}.)`);
   if (unreadable.length > 0) notes.push(`(Could not read: ${unreadable.slice(0, 10).join(', ')}${unreadable.length > 10 ? ', …' : ''}.)`);

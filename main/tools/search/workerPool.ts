@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { locateWorkerFile, type WorkerFile } from './workerFile';
 
-/** A worker kept after a search, for the next one; dropped after this long unused. */
-const IDLE_MS = 60_000;
+/** A worker kept after a search, for the next one (starting one costs tens of ms); dropped after this long unused. */
+const IDLE_MS = 5 * 60_000;
 
 /** Searches read files in parallel, one worker per core (the main thread mostly waits). */
 export const SEARCH_WORKERS = Math.max(1, Math.min(8, availableParallelism()));
@@ -37,6 +37,11 @@ export function takeWorkers(count: number): Worker[] {
 /** A worker that finished its job cleanly: kept for the next one, without holding the process open. */
 export function returnWorker(worker: Worker): void {
   worker.unref();
+  // Workers started while others finished a stopped job's last file: only a pool's worth is kept.
+  if (idle.size >= SEARCH_WORKERS) {
+    void worker.terminate();
+    return;
+  }
   idle.add(worker);
   const timer = setTimeout(() => {
     idle.delete(worker);
