@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { listFilesTool } from '../main/tools/files/listFiles';
 import { searchText } from '../main/tools/files/searchText';
 import type { ToolResult } from '../main/tools/types';
@@ -160,8 +161,26 @@ export async function benchSearch(): Promise<void> {
   writeFileSync(join(catastrophic, 'a.txt'), `${'a'.repeat(40)}!\n`);
   const deadline = await timeTool(() => searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }));
   console.log(`(a+)+$ on 40 a's and a '!', deadline 500 ms: answered in ${fmt(deadline.ms)}: ${JSON.stringify(deadline.result.content.slice(0, 80))}…`);
+  await benchEventLoopDuringScan(workspace);
   await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here' }, 'full no-match scans of the tree by search_text');
   await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here', path: 'pkg0/mod1/src/file1.ts' }, 'one-file searches (the agent loop alone, for comparison)');
+}
+
+/** The main thread's event-loop delay in this process, idle and while search_text scans the tree over and over. */
+async function benchEventLoopDuringScan(workspace: string): Promise<void> {
+  const context = { workspace, signal: new AbortController().signal };
+  const idle = monitorEventLoopDelay({ resolution: 1 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  idle.disable();
+  const busy = monitorEventLoopDelay({ resolution: 1 });
+  busy.enable();
+  const started = performance.now();
+  let scans = 0;
+  for (; performance.now() - started < 3000; scans++) await searchText({ pattern: 'zqxjv_never_here' }, context);
+  busy.disable();
+  const summary = (h: IntervalHistogram) => `p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms, max ${(h.max / 1e6).toFixed(2)} ms`;
+  console.log(`event-loop delay of this process, idle 3 s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
 }
 
 const SCANS = 60;
