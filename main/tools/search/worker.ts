@@ -11,8 +11,11 @@ import { scanFile, SEARCHED_LINE_BYTES, type FoundLine, type Matcher } from './s
 
 /** How often notes (unreadable files) and listed paths go to the main thread. */
 const FLUSH_MS = 15;
-/** Nice value of a search thread: low enough that the main thread wins a busy core, not so low that search starves. */
-const SEARCH_NICE = 10;
+/**
+ * Nice value of a search thread: the main thread (nice 0) gets about three times its share of a
+ * contended core, while a search on a machine busy with other programs (a build) is not starved.
+ */
+const SEARCH_NICE = 5;
 
 const port = parentPort;
 if (!port) throw new Error('The search worker must run in a worker thread.');
