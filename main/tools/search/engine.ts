@@ -1,6 +1,6 @@
 import { positionSlot, sentSlot, type WireMatch, type WireNote } from './protocol';
 import { runJob, type StopReason } from './jobRunner';
-import { SEARCH_WORKERS } from './workerPool';
+import { SEARCH_WORKERS, warmSearchWorkers } from './workerPool';
 
 export interface SearchRequest {
   /** Real workspace root. */
@@ -162,6 +162,8 @@ export async function listPaths(request: ListRequest, control: { signal?: AbortS
     },
     control,
   );
+  // A listing usually comes first in a task: the search that follows finds its workers started.
+  warmSearchWorkers();
   const cut = paths.length > request.maxPaths;
   return { paths: cut ? paths.slice(0, request.maxPaths) : paths, cut, startIgnored, stopped };
 }

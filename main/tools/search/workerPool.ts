@@ -12,6 +12,27 @@ let file: WorkerFile | undefined;
 const idle = new Set<Worker>();
 const timers = new WeakMap<Worker, NodeJS.Timeout>();
 
+function spawn(): Worker {
+  file ??= locateWorkerFile();
+  const worker = new Worker(file.url, { execArgv: file.execArgv });
+  // A worker that dies on its own (out of memory) must not take the process with it.
+  worker.on('error', () => idle.delete(worker));
+  worker.on('exit', () => idle.delete(worker));
+  return worker;
+}
+
+/**
+ * Starts workers ahead of the first search (a worker's start costs tens to hundreds of ms on a busy
+ * machine), without holding the process open. Call when a workspace is opened or listed.
+ */
+export function warmSearchWorkers(count: number = SEARCH_WORKERS): void {
+  try {
+    while (idle.size < Math.min(count, SEARCH_WORKERS)) returnWorker(spawn());
+  } catch {
+    // No built worker: the search itself will say so.
+  }
+}
+
 /** `count` workers for one job: idle ones first, new ones for the rest. */
 export function takeWorkers(count: number): Worker[] {
   const taken: Worker[] = [];
@@ -21,14 +42,7 @@ export function takeWorkers(count: number): Worker[] {
     clearTimeout(timers.get(worker));
     taken.push(worker);
   }
-  while (taken.length < count) {
-    file ??= locateWorkerFile();
-    const worker = new Worker(file.url, { execArgv: file.execArgv });
-    // A worker that dies on its own (out of memory) must not take the process with it.
-    worker.on('error', () => idle.delete(worker));
-    worker.on('exit', () => idle.delete(worker));
-    taken.push(worker);
-  }
+  while (taken.length < count) taken.push(spawn());
   // While a job runs, its workers keep the process alive (keel run waits for the result).
   for (const worker of taken) worker.ref();
   return taken;
