@@ -35,6 +35,7 @@ export const searchTextTool: Tool<typeof inputSchema> = {
     'Returns one line per match: `path:line: text`, path relative to the workspace, in path order; long lines are shortened around the match.',
     'Files ignored by .gitignore, .git, node_modules and binary files are skipped; files in legacy encodings (GBK, Shift_JIS, …) are decoded first.',
     `Returns at most max_results (default ${SEARCH_DEFAULT_RESULTS}) matches, with a note when there were more. Use read_file with an offset to see a match in context.`,
+    `A search that takes longer than ${SEARCH_DEADLINE_MS / 1000} s (a huge tree, or a regex with nested repetition such as (a+)+) stops and returns what it found, saying so.`,
   ].join(' '),
   inputSchema,
   run: (input, context) => searchText(input, context),
