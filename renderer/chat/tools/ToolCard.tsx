@@ -153,7 +153,8 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
       const summary = search
         ? [`/${pattern ?? ''}/`, glob, where && t('chat.tool.inPath', { path: where })].filter(Boolean).join(' ')
         : [pattern ?? t('chat.tool.allFiles'), where && t('chat.tool.inPath', { path: where })].filter(Boolean).join(' ');
-      const count = result && !result.isError ? countResults(result.content) : null;
+      // While a search runs, its matches stream in as live output: counted as they come.
+      const count = result ? (result.isError ? null : countResults(result.content)) : item.output ? countResults(item.output) : null;
       return {
         icon: search ? <SearchIcon /> : <ListIcon />,
         label: t(search ? 'chat.tool.search' : 'chat.tool.list'),
