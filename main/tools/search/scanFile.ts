@@ -28,8 +28,14 @@ export interface Matcher {
   prefilter: Prefilter | null;
 }
 
-/** One buffer per worker, grown to the largest file read so far: no allocation per file. */
-let shared = Buffer.allocUnsafe(1024 * 1024);
+const BASE_BUFFER_BYTES = 1024 * 1024;
+/** One buffer per worker, grown to the largest file read in this job: no allocation per file. */
+let shared = Buffer.allocUnsafe(BASE_BUFFER_BYTES);
+
+/** After a job: an idle worker does not keep a buffer grown for one big file. */
+export function shrinkReadBuffer(): void {
+  if (shared.length > 4 * BASE_BUFFER_BYTES) shared = Buffer.allocUnsafe(BASE_BUFFER_BYTES);
+}
 
 /** The whole file, in `shared`; null when it is larger than WHOLE_READ_BYTES. */
 function readWhole(absolute: string): Buffer | null {
@@ -41,7 +47,7 @@ function readWhole(absolute: string): Buffer | null {
       const size = fstatSync(fd).size;
       if (size > WHOLE_READ_BYTES) return null;
       if (size >= shared.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(size + 1, shared.length * 2));
+        const bigger = Buffer.allocUnsafe(Math.min(Math.max(size + 1, shared.length * 2), WHOLE_READ_BYTES + 1));
         shared.copy(bigger, 0, 0, length);
         shared = bigger;
       }

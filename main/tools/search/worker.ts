@@ -7,7 +7,7 @@ import { walkFilesSync, type WalkResult } from '../files/walk';
 import { makePrefilter } from './prefilter';
 import { FINISHED, positionSlot, sentSlot, type Job, type ListJob, type SearchJob, type WireMatch, type WireNote, type WorkerMessage } from './protocol';
 import { around, compileSearchRegex } from './regex';
-import { scanFile, SEARCHED_LINE_BYTES, type FoundLine, type Matcher } from './scanFile';
+import { scanFile, SEARCHED_LINE_BYTES, shrinkReadBuffer, type FoundLine, type Matcher } from './scanFile';
 
 /** How often notes (unreadable files) and listed paths go to the main thread. */
 const FLUSH_MS = 15;
@@ -39,7 +39,7 @@ yieldToMainThread();
 
 port.on('message', (job: Job) => {
   const run = job.type === 'search' ? search(job) : list(job);
-  run.catch((error: unknown) => {
+  run.finally(shrinkReadBuffer).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     post({ type: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) });
   });
