@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFilesTool } from '../../../main/tools/files/listFiles';
 import { searchText } from '../../../main/tools/files/searchText';
 import { listPaths } from '../../../main/tools/search/engine';
+import { WHOLE_READ_BYTES } from '../../../main/tools/search/scanFile';
 import { makeWorkspace, type TempWorkspace } from '../../unit/tools/files/workspace';
 
 // search_text through its real worker threads, on real files: what a person notices while a search
@@ -84,6 +85,13 @@ describe('search_text in worker threads', { timeout: 60_000 }, () => {
     expect(lines.at(-1)).toBe('(Stopped at 100 matches; there are more. Narrow the pattern, path or glob, or raise max_results.)');
     expect(streamed.join('')).toBe(`${lines.slice(0, -1).join('\n')}\n`);
     expect(lines[0]).toBe('dir0/file00.txt:2: hit 0');
+  });
+
+  it('searches a file too big to read whole line by line, with the same line numbers', async () => {
+    const line = `${'x'.repeat(99)}\n`;
+    const lines = Math.ceil((WHOLE_READ_BYTES + 1024 * 1024) / line.length);
+    ws.file('huge.log', `${line.repeat(lines)}needle after ${lines} lines\n`);
+    expect((await searchText({ pattern: 'needle' }, ws.context)).content).toBe(`huge.log:${lines + 1}: needle after ${lines} lines`);
   });
 
   it('lists workspace paths for completion under the same ignore rules, capped', async () => {
