@@ -14,7 +14,12 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         // index: the Electron host. cli: `keel web` / `keel run`, which never load electron.
-        input: { index: resolve(root, 'main/index.ts'), cli: resolve(root, 'main/cli.ts') },
+        // searchWorker: the search threads' code (main/tools/search/workerFile.ts finds it).
+        input: {
+          index: resolve(root, 'main/index.ts'),
+          cli: resolve(root, 'main/cli.ts'),
+          searchWorker: resolve(root, 'main/tools/search/worker.ts'),
+        },
       },
     },
   },

@@ -4,6 +4,7 @@ import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchChatStreaming } from './chatStreaming';
 import { benchContextWindow } from './contextWindow';
 import { benchFileTools } from './fileTools';
+import { benchSearch } from './search';
 import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
@@ -20,6 +21,7 @@ const benches: Record<string, () => unknown> = {
   chat: benchChatStreaming,
   terminal: benchTerminalThroughput,
   contextWindow: benchContextWindow,
+  search: benchSearch,
 };
 
 for (const [name, run] of Object.entries(benches)) {

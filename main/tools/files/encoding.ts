@@ -34,6 +34,9 @@ function isControlByte(byte: number): boolean {
   return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0b && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f;
 }
 
+/** isControlByte as a table: sniffing runs on every file a search reads, and an indexed table lookup is ~10× a for-of. */
+const CONTROL_BYTES = Uint8Array.from({ length: 256 }, (_, byte) => (isControlByte(byte) ? 1 : 0));
+
 /** Share of control bytes above which a file is treated as binary rather than odd text. */
 const MAX_CONTROL_SHARE = 0.05;
 
@@ -51,12 +54,11 @@ export function sniff(bytes: Buffer, complete: boolean): Sniffed {
     return { kind: 'binary', reason: 'it contains NUL bytes' };
   }
   let controls = 0;
-  for (const byte of sample) if (isControlByte(byte)) controls++;
+  for (let i = 0; i < sample.length; i++) controls += CONTROL_BYTES[sample[i] as number] as number;
   if (controls / sample.length > MAX_CONTROL_SHARE) {
     return { kind: 'binary', reason: 'most of it is not text' };
   }
-  const utf8Part = complete ? bytes : withoutCutCharacter(sample);
-  if (isUtf8(utf8Part)) return { kind: 'text', encoding: UTF8 };
+  if (isUtf8Sample(bytes, complete)) return { kind: 'text', encoding: UTF8 };
   return { kind: 'text', encoding: legacyEncoding(sample, complete) };
 }
 
@@ -81,6 +83,11 @@ function legacyEncoding(sample: Buffer, complete: boolean): TextEncoding {
   }
   // Every byte decodes in Windows-1252, so an unrecognised 8-bit text is still readable.
   return { name: 'windows-1252', bom: false, label: 'Windows-1252', byteLines: true };
+}
+
+/** Whether sniff would take these first bytes (no BOM, no NUL) for UTF-8, binary aside: the cheap half of sniff. */
+export function isUtf8Sample(bytes: Buffer, complete: boolean): boolean {
+  return isUtf8(complete ? bytes : withoutCutCharacter(bytes.subarray(0, SAMPLE_BYTES)));
 }
 
 /** Drops a UTF-8 sequence cut off at the end of a sample, so only real errors fail validation. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -14,6 +15,17 @@ export async function loadIgnoreFile(file: string, base: string): Promise<Ignore
   let text: string;
   try {
     text = await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  return { base, rules: ignore().add(text) };
+}
+
+/** loadIgnoreFile for the search workers, whose walk is synchronous (a worker has nothing else to do meanwhile). */
+export function loadIgnoreFileSync(file: string, base: string): IgnoreLayer | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
   } catch {
     return null;
   }

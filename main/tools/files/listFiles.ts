@@ -4,11 +4,13 @@ import type { Tool } from '../types';
 import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
 import { globMatcher } from './glob';
-import { walkFiles } from './walk';
 import { isOddName, isSystemFile, showName } from '../../platform/listingNames';
+import { listPaths } from '../search/engine';
 
 /** Enough to see a project's shape; more only fills the model's context with names. */
 export const LIST_MAX_ENTRIES = 1000;
+/** A listing of an enormous tree gives up after this long and says so. */
+const LIST_DEADLINE_MS = 30_000;
 
 const inputSchema = z.object({
   pattern: z
@@ -41,24 +43,17 @@ export const listFilesTool: Tool<typeof inputSchema> = {
       if (!info.isDirectory()) {
         return failure(`"${shown}" is a file, not a folder. Use read_file to read it, or give its folder as path.`);
       }
-      const root = await realpath(context.workspace);
-      const found: string[] = [];
-      let cut = false;
-      const { startIgnored } = await walkFiles(
-        root,
-        resolved.absolute,
-        (file) => {
-          if (!matches(file.fromStart) || isSystemFile(file.relative)) return;
-          if (found.length === LIST_MAX_ENTRIES) {
-            cut = true;
-            return false;
-          }
-          found.push(file.relative);
-        },
-        context.signal,
+      // Walked in a worker thread (../search/engine): a huge tree never holds up the main thread.
+      const listed = await listPaths(
+        { root: await realpath(context.workspace), start: resolved.absolute, glob: pattern, maxPaths: LIST_MAX_ENTRIES },
+        { signal: context.signal, deadlineMs: LIST_DEADLINE_MS },
       );
+      if (listed.stopped === 'aborted') return failure(`Stopped: the task was cancelled while listing "${shown}".`);
+      const { cut, startIgnored } = listed;
+      const found = listed.paths.filter((path) => !isSystemFile(path));
       const where = shown === '.' ? 'the workspace' : `"${shown}"`;
       const notes: string[] = [];
+      if (listed.stopped === 'deadline') notes.push(`(Stopped: listing hit its ${LIST_DEADLINE_MS / 1000} s deadline, so the list is incomplete. Narrow the path.)`);
       if (startIgnored) notes.push(`(Note: ${where} is ignored by .gitignore; listed because it was asked for.)`);
       if (found.length === 0) return success([`No files match "${pattern}" in ${where} (ignored files are left out).`, ...notes].join('\n'));
       if (found.some(isOddName)) {

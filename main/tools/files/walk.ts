@@ -1,8 +1,8 @@
-import type { Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside, toRelative } from './confine';
-import { isIgnored, loadGitignore, loadIgnoreFile, type IgnoreLayer } from './gitignore';
+import { isIgnored, loadGitignore, loadIgnoreFile, loadIgnoreFileSync, type IgnoreLayer } from './gitignore';
 
 /** Never worth listing or searching, ignored or not: git's own data and installed packages. */
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
@@ -90,6 +90,66 @@ async function ancestorLayers(root: string, startRelative: string): Promise<Igno
   for (let depth = 0; depth < parts.length; depth++) {
     const relative = parts.slice(0, depth).join('/');
     const layer = await loadGitignore(path.join(root, ...parts.slice(0, depth)), relative);
+    if (layer) layers.push(layer);
+  }
+  return layers;
+}
+
+/**
+ * walkFiles for a search worker: the same files in the same order under the same rules, read with
+ * synchronous calls (a fraction of the cost of promises per entry). `result.startIgnored` is set
+ * before the first file is yielded.
+ */
+export function* walkFilesSync(root: string, start: string, result: WalkResult = { startIgnored: false }): Generator<WalkedFile> {
+  const startRelative = start === root ? '' : toRelative(root, start);
+  let layers = ancestorLayersSync(root, startRelative);
+  result.startIgnored = startRelative !== '' && isIgnored(layers, startRelative, true);
+  if (result.startIgnored) layers = [];
+  const prefixLength = startRelative === '' ? 0 : startRelative.length + 1;
+
+  function* walkFolder(folder: string, relative: string, inherited: readonly IgnoreLayer[]): Generator<WalkedFile> {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return; // An unreadable folder is skipped, as git and ripgrep do.
+    }
+    // Only a folder that lists a .gitignore is asked for one: most have none.
+    const own = entries.some((entry) => entry.name === '.gitignore') ? loadIgnoreFileSync(path.join(folder, '.gitignore'), relative) : null;
+    const active = own ? [...inherited, own] : inherited;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (ALWAYS_SKIPPED.has(entry.name)) continue;
+      const absolute = path.join(folder, entry.name);
+      const entryRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const kind = kindOfSync(entry, absolute, root);
+      if (kind === 'other' || (active.length > 0 && isIgnored(active, entryRelative, kind === 'folder'))) continue;
+      if (kind === 'folder') yield* walkFolder(absolute, entryRelative, active);
+      else yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
+    }
+  }
+
+  yield* walkFolder(start, startRelative, layers);
+}
+
+function kindOfSync(entry: Dirent, absolute: string, root: string): 'file' | 'folder' | 'other' {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'folder';
+  if (!entry.isSymbolicLink()) return 'other';
+  try {
+    return statSync(absolute).isFile() && isInside(root, realpathSync(absolute)) ? 'file' : 'other';
+  } catch {
+    return 'other'; // Dangling link.
+  }
+}
+
+function ancestorLayersSync(root: string, startRelative: string): IgnoreLayer[] {
+  const layers: IgnoreLayer[] = [];
+  const exclude = loadIgnoreFileSync(path.join(root, '.git', 'info', 'exclude'), '');
+  if (exclude) layers.push(exclude);
+  const parts = startRelative === '' ? [] : startRelative.split('/');
+  for (let depth = 0; depth < parts.length; depth++) {
+    const layer = loadIgnoreFileSync(path.join(root, ...parts.slice(0, depth), '.gitignore'), parts.slice(0, depth).join('/'));
     if (layer) layers.push(layer);
   }
   return layers;

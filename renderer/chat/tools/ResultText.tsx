@@ -11,7 +11,11 @@ export function ResultText({ item, showInput = false }: { item: ToolItem; showIn
   return (
     <div className="result-text">
       {showInput && <pre className="tool-input">{JSON.stringify(item.input, null, 2)}</pre>}
-      {!result ? (
+      {!result && item.output ? (
+        <pre className="tool-output" tabIndex={0} aria-label={t('chat.tool.result')}>
+          {item.output.replace(/\n$/, '')}
+        </pre>
+      ) : !result ? (
         <p className="tool-note">{t('chat.tool.pending')}</p>
       ) : result.isError ? (
         <p className="tool-error">{text}</p>

@@ -154,7 +154,8 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
       // "all files in this folder" / "此文件夹中的所有文件": each language orders the phrase its own way.
       const place = where === undefined || where === '' ? null : where === '.' || where === './' ? t('chat.tool.thisFolder') : where;
       const summary = place === null ? what : t('chat.tool.inPath', { what, path: place });
-      const count = result && !result.isError ? countResults(result.content) : null;
+      // While a search runs, its matches stream in as live output: counted as they come.
+      const count = result ? (result.isError ? null : countResults(result.content)) : item.output ? countResults(item.output) : null;
       return {
         icon: search ? <SearchIcon /> : <ListIcon />,
         label: t(search ? 'chat.tool.search' : 'chat.tool.list'),

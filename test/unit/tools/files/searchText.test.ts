@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchTextTool } from '../../../../main/tools/files/searchText';
@@ -90,5 +92,55 @@ describe('search_text', () => {
   it('says when nothing matches', async () => {
     ws.file('a.txt', 'x\n');
     expect(await search({ pattern: 'zzz', glob: '*.txt' })).toEqual({ isError: false, content: 'No matches for /zzz/ in the workspace (files matching "*.txt").' });
+  });
+
+  // The search skips files by their raw bytes before decoding (a required literal not in them):
+  // these pin that the skip never hides a line the line-by-line search found.
+  describe('finds the same lines whatever the prefilter skips', () => {
+    it('matches ſ and the Kelvin sign for s and k with ignore_case, as the regex does', async () => {
+      ws.file('fold.txt', 'a ſtacK here\nnothing\n');
+      expect(await lines({ pattern: 'stack', ignore_case: true })).toEqual(['fold.txt:1: a ſtacK here']);
+    });
+
+    it('finds a non-ASCII literal in a GBK file and an ASCII one in a Shift_JIS file', async () => {
+      ws.file('gbk.txt', iconv.encode('第一行：你好世界。\n第二行：查找这个词。\n', 'gbk'));
+      ws.file('sjis.txt', iconv.encode('これは日本語で書かれたファイルです。\n二行目：needle を探します。\n', 'shift_jis'));
+      expect(await lines({ pattern: '查找这个' })).toEqual(['gbk.txt:2: 第二行：查找这个词。']);
+      expect(await lines({ pattern: 'needle' })).toEqual(['sjis.txt:2: 二行目：needle を探します。']);
+    });
+
+    it('skips text that is mostly control bytes as binary, even when the literal is in it', async () => {
+      ws.file('controls.txt', `needle ${'\x01'.repeat(200)}\n`);
+      ws.file('plain.txt', 'needle\n');
+      expect(await lines({ pattern: 'needle' })).toEqual(['plain.txt:1: needle']);
+    });
+
+    it('counts lines right around CRLF, a BOM, empty lines and a last line without a line feed', async () => {
+      ws.file('crlf.txt', 'one\r\n\r\ntwo end\r\nthree end');
+      ws.file('bom.txt', '\uFEFFend first\nsecond\n');
+      expect(await lines({ pattern: 'end$' })).toEqual(['crlf.txt:3: two end', 'crlf.txt:4: three end']);
+      expect(await lines({ pattern: '^end' })).toEqual(['bom.txt:1: end first']);
+      expect(await lines({ pattern: '^$' })).toEqual(['crlf.txt:2: ']);
+    });
+
+    it('searches only the first 64 KiB of a giant line, as before', async () => {
+      ws.file('giant.txt', `${'x'.repeat(70 * 1024)}LATE\nEARLY ${'y'.repeat(70 * 1024)}\nline three LATE\n`);
+      expect((await lines({ pattern: 'LATE|EARLY' })).map((line) => line.slice(0, 20))).toEqual(['giant.txt:2: EARLY y', 'giant.txt:3: line th']);
+    });
+
+    it('finds matches on lines after many others, with their line numbers', async () => {
+      ws.file('long.txt', `${Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n')}\nneedle at the end\n`);
+      expect(await lines({ pattern: 'needle' })).toEqual(['long.txt:5001: needle at the end']);
+    });
+
+    it('searches symlinked files inside the workspace, never links out of it or to folders', async () => {
+      ws.file('real/a.txt', 'needle inside\n');
+      symlinkSync(path.join(ws.root, 'real/a.txt'), path.join(ws.root, 'link.txt'));
+      symlinkSync(path.join(ws.root, 'real'), path.join(ws.root, 'folder-link'));
+      const outside = path.join(ws.outside, 'secret.txt');
+      ws.file('../outside/secret.txt', 'needle outside\n');
+      symlinkSync(outside, path.join(ws.root, 'escape.txt'));
+      expect(await lines({ pattern: 'needle' })).toEqual(['link.txt:1: needle inside', 'real/a.txt:1: needle inside']);
+    });
   });
 });

@@ -1,0 +1,244 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { listFilesTool } from '../main/tools/files/listFiles';
+import { searchText } from '../main/tools/files/searchText';
+import type { ToolResult } from '../main/tools/types';
+import { startScriptedAnthropic, reply, text, toolUse } from '../test/support/scriptedAnthropic';
+import { connectKeelSocket, type KeelSocket } from '../test/e2e/support/keelSocket';
+import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { heading, percentile } from './stats';
+
+const TREE_VERSION = 1;
+const FOLDERS = 200;
+const FILES_PER_FOLDER = 100;
+const RUNS = 5;
+
+/** A tree of ≥ 20,000 source-like files and ≥ 150 MB, made once and kept in the temp folder. */
+export function benchTree(): { root: string; files: number; bytes: number } {
+  const root = join(tmpdir(), `keel-bench-search-v${TREE_VERSION}`);
+  const marker = `${root}.done`;
+  if (existsSync(marker)) return JSON.parse(execFileSync('cat', [marker], { encoding: 'utf8' })) as { root: string; files: number; bytes: number };
+  const building = `${root}.building`;
+  rmSync(building, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
+  console.log(`building the search tree in ${root} (once)…`);
+  const random = seeded(42);
+  const words = ['const', 'let', 'value', 'result', 'items', 'config', 'render', 'update', 'state', 'props', 'index', 'length', 'return', 'await', 'async', 'import', 'export', 'default', 'string', 'number', 'options', 'handler', 'request', 'response', 'error', 'data', 'user', 'session', 'token', 'cache', 'buffer'];
+  const word = () => words[Math.floor(random() * words.length)]!;
+  const line = (extension: string) => {
+    const roll = random();
+    if (roll < 0.04) return `import { ${word()}, ${word()} } from './${word()}';`;
+    if (roll < 0.05 && extension === 'js') return `class ${word()}${Math.floor(random() * 1000)}Handler extends Base {`;
+    if (roll < 0.1) return `  // TODO: ${word()} ${word()} ${word()} when ${word()} is ${word()}`;
+    if (roll < 0.3) return `export function ${word()}${Math.floor(random() * 100)}(${word()}, ${word()}) {`;
+    return `  ${word()}.${word()} = ${word()}(${word()}, ${Math.floor(random() * 1e6)}) + ${word()}.${word()};`;
+  };
+  const extensions = ['ts', 'js', 'js', 'md', 'json', 'py'];
+  let files = 0;
+  let bytes = 0;
+  mkdirSync(building, { recursive: true });
+  writeFileSync(join(building, '.gitignore'), 'dist/\n*.log\n');
+  for (let folder = 0; folder < FOLDERS; folder++) {
+    const dir = join(building, `pkg${Math.floor(folder / 10)}`, `mod${folder % 10}`, folder % 3 === 0 ? 'dist' : 'src');
+    mkdirSync(dir, { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file++) {
+      const extension = extensions[file % extensions.length]!;
+      const lines: string[] = [];
+      const target = 800 + Math.floor(random() * random() * 30_000);
+      let size = 0;
+      while (size < target) {
+        const next = line(extension);
+        lines.push(next);
+        size += next.length + 1;
+      }
+      const content = `${lines.join('\n')}\n`;
+      writeFileSync(join(dir, `file${file}.${file % 50 === 49 ? 'log' : extension}`), content);
+      files++;
+      bytes += Buffer.byteLength(content);
+    }
+  }
+  const info = { root, files, bytes };
+  renameSync(building, root);
+  writeFileSync(marker, JSON.stringify(info));
+  return info;
+}
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const hasRg = spawnSync('rg', ['--version']).status === 0;
+
+function timeRg(args: string[], cwd: string): { ms: number; lines: number } {
+  const started = performance.now();
+  const result = spawnSync('rg', [...args, '.'], { cwd, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - started;
+  return { ms, lines: result.stdout.split('\n').filter(Boolean).length };
+}
+
+async function timeTool(run: () => Promise<ToolResult>): Promise<{ ms: number; result: ToolResult }> {
+  const started = performance.now();
+  const result = await run();
+  return { ms: performance.now() - started, result };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+
+/**
+ * search_text and list_files on a large tree beside ripgrep on the same tree (ripgrep searching
+ * all files with the same ignore rules: --hidden --no-require-git), medians of RUNS runs taken
+ * alternately; the time Stop takes to answer; the board's socket round trip idle and during scans.
+ */
+export async function benchSearch(): Promise<void> {
+  heading('Search (search_text, list_files) vs ripgrep');
+  const tree = benchTree();
+  const workspace = tree.root;
+  console.log(`tree: ${tree.files.toLocaleString('en')} files, ${(tree.bytes / 1e6).toFixed(0)} MB (${tree.root}); ${RUNS} runs each, medians`);
+  const context = { workspace, signal: new AbortController().signal };
+  const rgBase = ['--hidden', '--no-require-git', '-n', '--no-heading'];
+
+  const cases: { label: string; input: { pattern: string; glob?: string; max_results?: number }; rg: string[] }[] = [
+    { label: 'no match', input: { pattern: 'zqxjv_never_here' }, rg: [...rgBase, 'zqxjv_never_here'] },
+    { label: 'common literal (max_results 2000)', input: { pattern: 'TODO', max_results: 2000 }, rg: [...rgBase, 'TODO'] },
+    { label: 'regex + glob *.js', input: { pattern: 'class\\s+\\w+Handler\\b', glob: '*.js', max_results: 2000 }, rg: [...rgBase, '-g', '*.js', 'class\\s+\\w+Handler\\b'] },
+  ];
+  await searchText(cases[0]!.input, context); // Warm-up: starts the workers and the page cache.
+  for (const item of cases) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let found = 0;
+    let rgLines = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const mine = await timeTool(() => searchText(item.input, context));
+      ours.push(mine.ms);
+      found = mine.result.content.split('\n').filter((line) => /^[^(].*:\d+: /.test(line)).length;
+      if (hasRg) {
+        const rg = timeRg(item.rg, workspace);
+        theirs.push(rg.ms);
+        rgLines = rg.lines;
+      }
+    }
+    const rgPart = hasRg ? `; rg ${fmt(median(theirs))} (${rgLines} lines, uncapped); ratio ${(median(ours) / median(theirs)).toFixed(2)}×` : '; rg not installed';
+    console.log(`search_text ${item.label}: ${fmt(median(ours))} (${found} lines)${rgPart}`);
+  }
+
+  const listOurs: number[] = [];
+  const listTheirs: number[] = [];
+  let listed = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const mine = await timeTool(() => listFilesTool.run({ pattern: '**/*.md' }, context));
+    listOurs.push(mine.ms);
+    listed = mine.result.content.split('\n').length;
+    if (hasRg) listTheirs.push(timeRg(['--hidden', '--no-require-git', '--files', '-g', '*.md'], workspace).ms);
+  }
+  const listRg = hasRg ? `; rg --files -g '*.md' ${fmt(median(listTheirs))}; ratio ${(median(listOurs) / median(listTheirs)).toFixed(2)}×` : '';
+  console.log(`list_files **/*.md: ${fmt(median(listOurs))} (${listed} lines, capped at 1000)${listRg}`);
+
+  // Stop: how long after abort() the search answers, for a full no-match scan stopped midway.
+  const stops: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const controller = new AbortController();
+    const searching = searchText({ pattern: 'zqxjv_never_here' }, { workspace, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const started = performance.now();
+    controller.abort();
+    const result = await searching;
+    stops.push(performance.now() - started);
+    if (!result.content.includes('Stopped')) console.log(`  (run ${run}: the search finished before Stop)`);
+  }
+  console.log(`Stop during a full scan → answered: median ${fmt(median(stops))}, max ${fmt(Math.max(...stops))} (goal ≤ 100 ms)`);
+  // A catastrophic regex: the deadline answers, the main thread never waits.
+  const catastrophic = join(tmpdir(), 'keel-bench-catastrophic');
+  mkdirSync(catastrophic, { recursive: true });
+  writeFileSync(join(catastrophic, 'a.txt'), `${'a'.repeat(40)}!\n`);
+  const deadline = await timeTool(() => searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }));
+  console.log(`(a+)+$ on 40 a's and a '!', deadline 500 ms: answered in ${fmt(deadline.ms)}: ${JSON.stringify(deadline.result.content.slice(0, 80))}…`);
+  await benchEventLoopDuringScan(workspace);
+  await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here' }, 'full no-match scans of the tree by search_text');
+  await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here', path: 'pkg0/mod1/src/file1.ts' }, 'one-file searches (the agent loop alone, for comparison)');
+}
+
+/** The main thread's event-loop delay in this process, idle and while search_text scans the tree over and over. */
+async function benchEventLoopDuringScan(workspace: string): Promise<void> {
+  const context = { workspace, signal: new AbortController().signal };
+  const idle = monitorEventLoopDelay({ resolution: 1 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  idle.disable();
+  const busy = monitorEventLoopDelay({ resolution: 1 });
+  busy.enable();
+  const started = performance.now();
+  let scans = 0;
+  for (; performance.now() - started < 3000; scans++) await searchText({ pattern: 'zqxjv_never_here' }, context);
+  busy.disable();
+  const summary = (h: IntervalHistogram) => `p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms, max ${(h.max / 1e6).toFixed(2)} ms`;
+  console.log(`event-loop delay of this process, idle 3 s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
+}
+
+const SCANS = 60;
+const EDITS = 100;
+const KEY = 'sk-bench-search-0000000000';
+
+/**
+ * The board's edit round trip through `keel web` (plan.edit over its socket → validated and stored
+ * in main → answered), idle and while the agent runs full no-match scans of the tree with
+ * search_text one after another (a scripted model asks for SCANS of them). Needs `npm run build`.
+ */
+async function benchBoardDuringScan(workspace: string, search: { pattern: string; path?: string }, label: string): Promise<void> {
+  const model = await startScriptedAnthropic({
+    apiKey: KEY,
+    script: [...Array.from({ length: SCANS }, () => reply(toolUse('search_text', search))), reply(text('Done.'))],
+  });
+  const home = tempDir('bench-search-home');
+  const keel = await startKeelWeb({ keelHome: home.path, workspace, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.baseURL } });
+  const socket = await connectKeelSocket(keel.url);
+  try {
+    const seeded = await socket.request('plan.edit', { baseVersion: 0, items: [{ content: 'Toggle this step' }, { content: 'Read the code' }] });
+    if (!seeded.ok) throw new Error(seeded.error.message);
+    let plan = seeded.value;
+    const edit = async (): Promise<number> => {
+      const items = plan.items.map((item, i) => ({ id: item.id, content: item.content, status: i === 0 ? (item.status === 'completed' ? 'pending' : 'completed') : item.status }));
+      const started = performance.now();
+      const answer = await socket.request('plan.edit', { baseVersion: plan.version, items });
+      const ms = performance.now() - started;
+      if (!answer.ok) throw new Error(answer.error.message);
+      plan = answer.value;
+      return ms;
+    };
+    const idle: number[] = [];
+    for (let i = 0; i < EDITS + 10; i++) idle.push(await edit());
+    const sent = await socket.request('task.send', { text: 'Scan the tree again and again.' });
+    if (!sent.ok) throw new Error(sent.error.message);
+    // Wait for the first scans to start, then edit while they run.
+    while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Edits spread over several scans (a person's edits come every so often, not back to back).
+    const busy: number[] = [];
+    while ((busy.length < EDITS + 10 || model.requests.length < 8) && model.requests.length <= SCANS) {
+      busy.push(await edit());
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const scansDuring = model.requests.length - 1;
+    await stopTask(socket);
+    const summary = (samples: number[]) => `p50 ${percentile(samples.slice(10), 50).toFixed(2)} ms, p95 ${percentile(samples.slice(10), 95).toFixed(2)} ms`;
+    console.log(`board edit round trip (plan.edit over keel web's socket), idle, ${idle.length - 10} edits: ${summary(idle)}`);
+    console.log(`  during ${label} (${scansDuring} meanwhile), ${busy.length - 10} edits: ${summary(busy)}`);
+    console.log(`  ratio during scan / idle: p50 ${(percentile(busy.slice(10), 50) / percentile(idle.slice(10), 50)).toFixed(2)}×, p95 ${(percentile(busy.slice(10), 95) / percentile(idle.slice(10), 95)).toFixed(2)}× (goal ≤ 2×)`);
+  } finally {
+    socket.close();
+    await keel.stop();
+    await model.close();
+    home.remove();
+  }
+}
+
+async function stopTask(socket: KeelSocket): Promise<void> {
+  await socket.request('task.stop', {});
+}

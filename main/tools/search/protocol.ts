@@ -1,0 +1,71 @@
+/** Messages between the main thread and a search worker (structured-clone data only). */
+
+export interface SearchJob {
+  type: 'search';
+  id: number;
+  /** Real workspace root and real start (a folder, or one file when `single`). */
+  root: string;
+  start: string;
+  single: boolean;
+  pattern: string;
+  ignoreCase: boolean;
+  glob?: string;
+  /** This worker searches the walked files whose path hashes to `shard` of `shards`. */
+  shard: number;
+  shards: number;
+  /** Matching lines after which this worker may stop: the caller's cap plus one, to know there are more. */
+  limit: number;
+  /**
+   * Int32Array: [0] is set to 1 by the main thread when it needs nothing more; for shard k,
+   * [1 + 2k] counts the messages it has posted and [2 + 2k] is the walk position it has reached
+   * (every file of its shard before it has been searched and its matches posted). Positions are
+   * shared memory rather than messages so a worker stuck in one file's regex does not hold back
+   * the matches of the files before it.
+   */
+  shared: SharedArrayBuffer;
+}
+
+/** Index in SearchJob.shared of shard k's posted-message count; its walk position is the next one. */
+export const sentSlot = (shard: number) => 1 + 2 * shard;
+export const positionSlot = (shard: number) => 2 + 2 * shard;
+/** The walk position of a shard that has finished. */
+export const FINISHED = 0x7fffffff;
+
+export interface ListJob {
+  type: 'list';
+  id: number;
+  root: string;
+  start: string;
+  glob?: string;
+  /** Paths after which the walk stops: the caller's cap plus one, to know there are more. */
+  limit: number;
+  stop: SharedArrayBuffer;
+}
+
+export type Job = SearchJob | ListJob;
+
+export interface WireMatch {
+  /** Position of the file in the walk, the same in every worker: results are merged in this order. */
+  index: number;
+  relative: string;
+  line: number;
+  text: string;
+}
+
+export interface WireNote {
+  index: number;
+  relative: string;
+  kind: 'too-large' | 'unreadable';
+}
+
+export type WorkerMessage =
+  | {
+      type: 'progress';
+      id: number;
+      matches: WireMatch[];
+      notes: WireNote[];
+    }
+  | { type: 'paths'; id: number; paths: string[] }
+  | { type: 'done'; id: number; startIgnored: boolean }
+  /** The job could not run (the single file cannot be read, a bad glob): `code` is the errno code when there is one. */
+  | { type: 'failed'; id: number; message: string; code?: string };
