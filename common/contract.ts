@@ -3,7 +3,7 @@ import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } fr
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChatItemSchema } from './chat';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
-import { PlanItemSchema } from './plan/schemas';
+import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import type { Result } from './result';
 
 export { PlanItemSchema };
@@ -21,6 +21,8 @@ export const PlanSnapshotSchema = z.object({
   source: z.enum(['agent', 'user']).nullable(),
   items: z.array(PlanItemSchema),
   at: z.string().nullable(),
+  /** This (agent) version undid part of the person's last edit; the board offers it back. */
+  overrides: z.array(PlanOverrideSchema).optional(),
 });
 
 /** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
@@ -54,6 +56,8 @@ export const SessionSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastOutcome: TaskOutcomeSchema.nullable(),
+  /** Steps of the session's plan not completed, as last stored (0 without a plan). */
+  openSteps: z.number().int().nonnegative().optional(),
 });
 
 export const RecentFolderSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.string() });
