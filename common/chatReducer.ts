@@ -45,7 +45,7 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...(dropped ? { notSent: true } : {}) } : item));
     }
     case 'notice':
-      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message }]);
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) }]);
     case 'task_finished':
       return aboveQueued(items, (body) => [
         ...endStreaming(body),

@@ -65,3 +65,19 @@ export function overridesOfLastUserEdit(history: readonly PlanVersion[], next: r
   const before = start > 0 ? history[start - 1]!.items : [];
   return findOverrides(before, last.items, next);
 }
+
+/** The overrides in plain English, one line each: the transcript's and `keel run`'s wording. */
+export function renderOverrides(overrides: readonly PlanOverride[]): string {
+  return overrides
+    .map((o) => {
+      switch (o.kind) {
+        case 'dropped':
+          return `- the agent removed your step "${o.item.content}"`;
+        case 'reworded_back':
+          return `- the agent changed your wording "${o.yours}" back to "${o.theirs}"`;
+        case 'restored':
+          return `- the agent brought back the step you deleted, "${o.item.content}"`;
+      }
+    })
+    .join('\n');
+}

@@ -1,5 +1,6 @@
 import type { ChatItem } from '../../common/chat';
 import { TaskOutcomeSchema } from '../../common/agentEvents';
+import { PlanOverrideSchema } from '../../common/plan/schemas';
 
 /**
  * The chat as the person saw it, rebuilt from transcript records in order: their messages,
@@ -31,7 +32,8 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
       if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
     } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
-      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message });
+      const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
+      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message, ...(overrides.success ? { overrides: overrides.data } : {}) });
     } else if (record.type === 'message') {
       const message = record.message as { role?: string; content?: unknown } | undefined;
       if (!message || !Array.isArray(message.content)) continue;

@@ -212,8 +212,11 @@ function Row({
       return <NoticeRow item={item} />;
     case 'outcome': {
       // The latest stop shows the plan as it is now (the person may have finished it on the board).
-      const open = actionable && item.outcome === 'stopped_unfinished' && plan ? plan.items.filter((step) => step.status !== 'completed') : unfinished;
-      return <OutcomeRow item={item} actionable={actionable} unfinished={open} />;
+      const openNow = actionable && plan ? plan.items.filter((step) => step.status !== 'completed') : null;
+      // The latest "done" with steps still open is not done (issue 16.4): the same derivation as the board's.
+      const shown = openNow && item.outcome === 'done' && openNow.length > 0 ? { ...item, outcome: 'stopped_unfinished' as const } : item;
+      const open = openNow && (shown.outcome === 'stopped_unfinished' || shown.outcome === 'cancelled') ? openNow : unfinished;
+      return <OutcomeRow item={shown} actionable={actionable} unfinished={open} />;
     }
   }
 }

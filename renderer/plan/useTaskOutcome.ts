@@ -1,25 +1,33 @@
 import { useEffect, useState } from 'react';
+import type { AgentState, TaskOutcome } from '../../common/agentEvents';
 import { api } from '../api';
 
+const outcomeOfState: Partial<Record<AgentState, TaskOutcome>> = {
+  done: 'done',
+  stopped_unfinished: 'stopped_unfinished',
+  cancelled: 'cancelled',
+  error: 'error',
+};
+
 /**
- * Whether the open session's last task was stopped by the completion gate with its plan
- * unfinished: live from `task_finished`, and on opening from the agent's state or, after a
- * restart, from the session's recorded last outcome.
+ * How the open session's last task ended, as recorded: live from `task_finished`, and on opening
+ * from the agent's state or, after a restart, from the session's recorded last outcome. The board
+ * settles it against the plan as it stands (common/plan/sessionState.ts).
  */
-export function useStoppedUnfinished(sessionId: string): { stopped: boolean; running: boolean } {
-  const [stopped, setStopped] = useState(false);
+export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null; running: boolean } {
+  const [outcome, setOutcome] = useState<TaskOutcome | null>(null);
   const [running, setRunning] = useState(false);
 
   useEffect(() => {
     let live = true;
-    setStopped(false);
+    setOutcome(null);
     const unsubscribe = api.on('agent.event', (event) => {
       if (event.type === 'task_started') {
         setRunning(true);
-        setStopped(false);
+        setOutcome(null);
       } else if (event.type === 'task_finished') {
         setRunning(false);
-        setStopped(event.outcome === 'stopped_unfinished');
+        setOutcome(event.outcome);
       }
     });
     void (async () => {
@@ -28,12 +36,12 @@ export function useStoppedUnfinished(sessionId: string): { stopped: boolean; run
       setRunning(status.value.running);
       if (status.value.running) return;
       if (status.value.state !== 'idle') {
-        setStopped(status.value.state === 'stopped_unfinished');
+        setOutcome(outcomeOfState[status.value.state] ?? null);
         return;
       }
       const sessions = await api.request('session.list', {});
       if (!live || !sessions.ok) return;
-      setStopped(sessions.value.find((session) => session.id === sessionId)?.lastOutcome === 'stopped_unfinished');
+      setOutcome(sessions.value.find((session) => session.id === sessionId)?.lastOutcome ?? null);
     })();
     return () => {
       live = false;
@@ -41,5 +49,5 @@ export function useStoppedUnfinished(sessionId: string): { stopped: boolean; run
     };
   }, [sessionId]);
 
-  return { stopped, running };
+  return { outcome, running };
 }

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalMode } from '../../common/approvals';
 import type { AgentState, Usage } from '../../common/agentEvents';
+import { unfinishedItems } from '../../common/plan/render';
+import { settledAgentState } from '../../common/plan/sessionState';
 import { api } from '../api';
 
 export interface AgentStatusView {
@@ -24,6 +26,21 @@ const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, ca
  */
 export function useAgentStatus(sessionId: string | null): AgentStatusView {
   const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
+  // The plan's open steps: a task that ended with steps open is not "Done", one marked done is (16.4).
+  const [openSteps, setOpenSteps] = useState<number | undefined>(undefined);
+
+  useEffect(() => {
+    let live = true;
+    setOpenSteps(undefined);
+    const unsubscribe = api.on('plan.changed', (plan) => setOpenSteps(unfinishedItems(plan.items).length));
+    void api.request('plan.get', {}).then((result) => {
+      if (live && result.ok) setOpenSteps((current) => current ?? unfinishedItems(result.value.items).length);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [sessionId]);
 
   useEffect(() => {
     let live = true;
@@ -50,5 +67,5 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     return result.ok;
   }, []);
 
-  return { ...status, setApprovalMode };
+  return { ...status, state: settledAgentState(status.state, status.running, openSteps), setApprovalMode };
 }
