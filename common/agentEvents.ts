@@ -50,6 +50,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     outcome: TaskOutcomeSchema,
     message: z.string().optional(),
     unfinished: z.array(PlanItemSchema).optional(),
+    /** Steps of the plan not completed when the task ended. */
+    openSteps: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEventSchema>;

@@ -23,6 +23,6 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     result: z.object({ content: z.string(), isError: z.boolean() }).optional(),
   }),
   z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string(), overrides: z.array(PlanOverrideSchema).optional() }),
-  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional() }),
+  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional(), openSteps: z.number().optional() }),
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;

@@ -49,7 +49,13 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     case 'task_finished':
       return aboveQueued(items, (body) => [
         ...endStreaming(body),
-        { kind: 'outcome', id: `end-${event.taskId}`, outcome: event.outcome, ...(event.message ? { message: event.message } : {}) },
+        {
+          kind: 'outcome',
+          id: `end-${event.taskId}`,
+          outcome: event.outcome,
+          ...(event.message ? { message: event.message } : {}),
+          ...(event.openSteps === undefined ? {} : { openSteps: event.openSteps }),
+        },
       ]);
     default:
       return [...items];

@@ -56,8 +56,10 @@ export const SessionSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastOutcome: TaskOutcomeSchema.nullable(),
-  /** Steps of the session's plan not completed, as last stored (0 without a plan). */
+  /** Steps of the session's plan not completed, as last stored. */
   openSteps: z.number().int().nonnegative().optional(),
+  /** Steps not completed when its last task ended. */
+  openAtEnd: z.number().int().nonnegative().optional(),
 });
 
 export const RecentFolderSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.string() });
@@ -101,6 +103,8 @@ export const AgentStatusSchema = z.object({
   approvalMode: ApprovalModeSchema,
   pendingApprovals: z.array(ApprovalRequestSchema),
   queued: z.array(z.object({ id: z.string(), text: z.string() })),
+  /** The plan's open steps when this session's last task (in this process) ended. */
+  openAtEnd: z.number().int().nonnegative().optional(),
 });
 
 export const requests = {

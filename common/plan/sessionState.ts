@@ -6,16 +6,18 @@ import type { AgentState, TaskOutcome } from '../agentEvents';
  * the task ended; the plan as it stands now decides between done and unfinished, so a task that
  * ended with open steps is not "Done", and a plan the person marked done is no longer "unfinished".
  */
-export function settledOutcome(outcome: TaskOutcome | null, openSteps: number | undefined): TaskOutcome | null {
+export function settledOutcome(outcome: TaskOutcome | null, openSteps: number | undefined, openAtEnd?: number): TaskOutcome | null {
   if (outcome === null || openSteps === undefined) return outcome;
-  if (outcome === 'done' || outcome === 'stopped_unfinished') return openSteps > 0 ? 'stopped_unfinished' : 'done';
+  if (outcome === 'stopped_unfinished') return openSteps > 0 ? 'stopped_unfinished' : 'done';
+  // Steps the person added after a task that finished its plan are new work, not an unfinished task.
+  if (outcome === 'done') return openSteps > 0 && (openAtEnd === undefined || openAtEnd > 0) ? 'stopped_unfinished' : 'done';
   return outcome;
 }
 
 /** The status bar's state: while running, what the agent does; after, the settled outcome. */
-export function settledAgentState(state: AgentState, running: boolean, openSteps: number | undefined): AgentState {
+export function settledAgentState(state: AgentState, running: boolean, openSteps: number | undefined, openAtEnd?: number): AgentState {
   if (running || (state !== 'done' && state !== 'stopped_unfinished')) return state;
-  return settledOutcome(state, openSteps) === 'done' ? 'done' : 'stopped_unfinished';
+  return settledOutcome(state, openSteps, openAtEnd) === 'done' ? 'done' : 'stopped_unfinished';
 }
 
 /** Continue is offered after any stop, the person's or the gate's, while steps are open (issue 16.8). */

@@ -61,6 +61,8 @@ export class Agent {
   private currentState: AgentState = 'idle';
   private currentTask: Promise<TaskResult> | null = null;
   private queue: QueuedMessage[] = [];
+  /** The plan's open steps when the last task ended (undefined before one has). */
+  lastOpenSteps: number | undefined;
   readonly approvals = new ApprovalBroker();
 
   constructor(private readonly options: AgentOptions) {
@@ -176,7 +178,8 @@ export class Agent {
       refused: 'error',
     };
     this.setState(stateFor[result.outcome]);
-    this.emit({ type: 'task_finished', ...result, ...(unfinished ? { unfinished } : {}) });
+    this.lastOpenSteps = openSteps;
+    this.emit({ type: 'task_finished', ...result, openSteps, ...(unfinished ? { unfinished } : {}) });
     return result;
   }
 

@@ -13,6 +13,8 @@ export interface SessionSummary {
   lastOutcome: TaskOutcome | null;
   /** Steps of the plan not completed, as last stored; absent when the transcript does not say. */
   openSteps?: number;
+  /** Steps not completed when the last task ended, as its end record counted. */
+  openAtEnd?: number;
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -48,6 +50,7 @@ function summarise(path: string): SessionSummary {
   const lastEndAt = tail.findLastIndex((r) => r.type === 'task' && r.event === 'end');
   const lastEnd = lastEndAt >= 0 ? tail[lastEndAt] : undefined;
   const openSteps = openStepsAfter(tail, lastEndAt);
+  const openAtEnd = countAt(lastEnd);
   const title = typeof firstTask?.text === 'string' ? oneLine(firstTask.text) : 'New session';
   return {
     id: basename(path, '.jsonl'),
@@ -56,6 +59,7 @@ function summarise(path: string): SessionSummary {
     updatedAt: stat.mtime.toISOString(),
     lastOutcome: typeof lastEnd?.outcome === 'string' ? (lastEnd.outcome as TaskOutcome) : null,
     ...(openSteps === undefined ? {} : { openSteps }),
+    ...(openAtEnd === undefined ? {} : { openAtEnd }),
   };
 }
 
@@ -66,7 +70,11 @@ function summarise(path: string): SessionSummary {
 function openStepsAfter(tail: Record<string, unknown>[], lastEndAt: number): number | undefined {
   const lastPlanAt = tail.findLastIndex((r) => r.type === 'plan' && Array.isArray(r.items));
   if (lastPlanAt > lastEndAt) return (tail[lastPlanAt]!.items as { status?: unknown }[]).filter((item) => item?.status !== 'completed').length;
-  const counted = lastEndAt >= 0 ? tail[lastEndAt]!.openSteps : undefined;
+  return countAt(tail[lastEndAt]);
+}
+
+function countAt(end: Record<string, unknown> | undefined): number | undefined {
+  const counted = end?.openSteps;
   return typeof counted === 'number' && Number.isInteger(counted) && counted >= 0 ? counted : undefined;
 }
 

@@ -30,7 +30,15 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
       for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
       waiting = [];
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
-      if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
+      if (outcome.success) {
+        items.push({
+          kind: 'outcome',
+          id: `end-${String(record.taskId)}`,
+          outcome: outcome.data,
+          ...(typeof record.message === 'string' ? { message: record.message } : {}),
+          ...(typeof record.openSteps === 'number' ? { openSteps: record.openSteps } : {}),
+        });
+      }
     } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
       const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
       items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message, ...(overrides.success ? { overrides: overrides.data } : {}) });

@@ -1,3 +1,4 @@
+import { settledOutcome } from '../../common/plan/sessionState';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { AgentState } from '../../common/agentEvents';
@@ -214,7 +215,8 @@ function Row({
       // The latest stop shows the plan as it is now (the person may have finished it on the board).
       const openNow = actionable && plan ? plan.items.filter((step) => step.status !== 'completed') : null;
       // The latest "done" with steps still open is not done (issue 16.4): the same derivation as the board's.
-      const shown = openNow && item.outcome === 'done' && openNow.length > 0 ? { ...item, outcome: 'stopped_unfinished' as const } : item;
+      const settled = openNow ? settledOutcome(item.outcome, openNow.length, item.openSteps) : item.outcome;
+      const shown = item.outcome === 'done' && settled === 'stopped_unfinished' ? { ...item, outcome: settled } : item;
       const open = openNow && (shown.outcome === 'stopped_unfinished' || shown.outcome === 'cancelled') ? openNow : unfinished;
       return <OutcomeRow item={shown} actionable={actionable} unfinished={open} />;
     }

@@ -35,7 +35,7 @@ type FocusTarget = { id: string; part: string } | { add: true };
 export function PlanBoard({ sessionId }: { sessionId: string }) {
   const { t, language } = useI18n();
   const { snapshot, errors, edit, overrides, dismissOverride } = usePlan(sessionId);
-  const { outcome, running } = useTaskOutcome(sessionId);
+  const { outcome, running, openAtEnd } = useTaskOutcome(sessionId);
   const [deleted, setDeleted] = useState<{ item: PlanItem; index: number } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const focusNext = useRef<FocusTarget | null>(null);
@@ -72,6 +72,11 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     return () => clearTimeout(timer);
   }, [deleted]);
   useEffect(() => setDeleted(null), [sessionId]);
+  // Once the agent has written the plan again, re-adding the old step would be a guess: the offer goes.
+  const agentVersion = snapshot?.source === 'agent' ? snapshot.version : null;
+  useEffect(() => {
+    if (agentVersion !== null) setDeleted(null);
+  }, [agentVersion]);
 
   const undoDelete = () => {
     const gone = deleted;
@@ -108,7 +113,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
 
   const open = unfinishedItems(items).length;
   // One derivation with the session list and status bar: the outcome settled against the plan now.
-  const settled = running ? null : settledOutcome(outcome, open);
+  const settled = running ? null : settledOutcome(outcome, open, openAtEnd);
   const showStopped = !running && canContinue(settled, open);
   const interruptedId = !running && settled === 'cancelled' ? items.find((item) => item.status === 'in_progress')?.id : undefined;
 

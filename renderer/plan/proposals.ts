@@ -106,6 +106,34 @@ export function placeProblems(
   return placed;
 }
 
+/**
+ * "Only one in progress" is said about the step the person changed, naming the one that already
+ * was: the validator, which does not know who changed what, marks the later ones in list order.
+ */
+export function aboutTheChangedStep<P extends { index: number | null; code?: string; params?: Record<string, string | number> }>(
+  problems: readonly P[],
+  sent: readonly ProposedPlanItem[],
+  stored: readonly PlanItem[],
+): P[] {
+  const several = problems.filter((problem) => problem.code === 'several_in_progress');
+  if (several.length === 0) return [...problems];
+  const wasInProgress = (item: ProposedPlanItem) => stored.some((old) => old.id === item.id && old.status === 'in_progress');
+  const inProgress = sent.flatMap((item, index) => (item.status === 'in_progress' ? [index] : []));
+  const already = inProgress.find((index) => wasInProgress(sent[index]!));
+  const changed = inProgress.filter((index) => !wasInProgress(sent[index]!));
+  if (already === undefined || changed.length === 0) return [...problems];
+  const template = several[0]!;
+  const rest = problems.filter((problem) => problem.code !== 'several_in_progress');
+  return [
+    ...rest,
+    ...changed.map((index) => ({
+      ...template,
+      index,
+      params: { ...template.params, item: index + 1, content: sent[index]!.content, other: sent[already]!.content, otherIndex: already },
+    })),
+  ];
+}
+
 /** "Mark the plan done": every item completed, or null when they all are. */
 export function completeAll(items: readonly PlanItem[]): Proposal {
   if (items.every((item) => item.status === 'completed')) return null;

@@ -5,7 +5,7 @@ import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
-import { placeProblems, type PlacedProblems, type Proposal } from './proposals';
+import { aboutTheChangedStep, placeProblems, type PlacedProblems, type Proposal } from './proposals';
 
 export interface BoardErrors extends PlacedProblems {
   /** The plan changed before the edit arrived: the board now shows the current plan. */
@@ -86,8 +86,9 @@ export function usePlan(sessionId: string): PlanState {
         if (current) show(current, true);
         setErrors({ ...noErrors, conflict: message });
       } else if (code === ErrorCodes.planInvalid) {
-        const problems = (details as { problems?: { index: number | null; message: string }[] } | undefined)?.problems;
-        setErrors({ ...placeProblems(items, problems ?? [{ index: null, message }], madeBy), conflict: null });
+        type Problem = { index: number | null; message: string; code?: string; params?: Record<string, string | number> };
+        const problems = (details as { problems?: Problem[] } | undefined)?.problems ?? [{ index: null, message }];
+        setErrors({ ...placeProblems(items, aboutTheChangedStep(problems, items, from.items), madeBy), conflict: null });
       } else {
         const placed = placeProblems(items, [{ index: null, message }], madeBy);
         setErrors({ ...placed, conflict: null });

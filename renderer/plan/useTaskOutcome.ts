@@ -14,13 +14,15 @@ const outcomeOfState: Partial<Record<AgentState, TaskOutcome>> = {
  * from the agent's state or, after a restart, from the session's recorded last outcome. The board
  * settles it against the plan as it stands (common/plan/sessionState.ts).
  */
-export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null; running: boolean } {
+export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null; running: boolean; openAtEnd: number | undefined } {
   const [outcome, setOutcome] = useState<TaskOutcome | null>(null);
+  const [openAtEnd, setOpenAtEnd] = useState<number | undefined>(undefined);
   const [running, setRunning] = useState(false);
 
   useEffect(() => {
     let live = true;
     setOutcome(null);
+    setOpenAtEnd(undefined);
     const unsubscribe = api.on('agent.event', (event) => {
       if (event.type === 'task_started') {
         setRunning(true);
@@ -28,6 +30,7 @@ export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null
       } else if (event.type === 'task_finished') {
         setRunning(false);
         setOutcome(event.outcome);
+        setOpenAtEnd(event.openSteps);
       }
     });
     void (async () => {
@@ -37,11 +40,14 @@ export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null
       if (status.value.running) return;
       if (status.value.state !== 'idle') {
         setOutcome(outcomeOfState[status.value.state] ?? null);
+        setOpenAtEnd(status.value.openAtEnd);
         return;
       }
       const sessions = await api.request('session.list', {});
       if (!live || !sessions.ok) return;
-      setOutcome(sessions.value.find((session) => session.id === sessionId)?.lastOutcome ?? null);
+      const session = sessions.value.find((s) => s.id === sessionId);
+      setOutcome(session?.lastOutcome ?? null);
+      setOpenAtEnd(session?.openAtEnd);
     })();
     return () => {
       live = false;
@@ -49,5 +55,5 @@ export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null
     };
   }, [sessionId]);
 
-  return { outcome, running };
+  return { outcome, running, openAtEnd };
 }

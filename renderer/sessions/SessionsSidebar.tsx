@@ -64,7 +64,7 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
             {sessions.map((session) => {
               const current = session.id === workspace.sessionId;
               const title = sessionTitle(session, t);
-              const outcome = current && running ? null : settledOutcome(session.lastOutcome, session.openSteps);
+              const outcome = current && running ? null : settledOutcome(session.lastOutcome, session.openSteps, session.openAtEnd);
               return (
                 <li key={session.id} className={`session-row${current ? ' is-current' : ''}`}>
                   <button

@@ -28,6 +28,7 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
   const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
   // The plan's open steps: a task that ended with steps open is not "Done", one marked done is (16.4).
   const [openSteps, setOpenSteps] = useState<number | undefined>(undefined);
+  const [openAtEnd, setOpenAtEnd] = useState<number | undefined>(undefined);
 
   useEffect(() => {
     let live = true;
@@ -48,12 +49,16 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
       if (event.type === 'state') setStatus((current) => ({ ...current, state: event.state }));
       else if (event.type === 'usage') setStatus((current) => ({ ...current, usage: event.session }));
       else if (event.type === 'task_started') setStatus((current) => ({ ...current, running: true }));
-      else if (event.type === 'task_finished') setStatus((current) => ({ ...current, running: false }));
+      else if (event.type === 'task_finished') {
+        setStatus((current) => ({ ...current, running: false }));
+        setOpenAtEnd(event.openSteps);
+      }
     });
     void api.request('agent.status', {}).then((result) => {
       if (!live || !result.ok) return;
       const { state, running, model, usage, approvalMode } = result.value;
       setStatus({ state, running, model, usage, approvalMode });
+      setOpenAtEnd(result.value.openAtEnd);
     });
     return () => {
       live = false;
@@ -67,5 +72,5 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     return result.ok;
   }, []);
 
-  return { ...status, state: settledAgentState(status.state, status.running, openSteps), setApprovalMode };
+  return { ...status, state: settledAgentState(status.state, status.running, openSteps, openAtEnd), setApprovalMode };
 }

@@ -31,6 +31,7 @@ export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'tas
         approvalMode: session ? core.approvalMode(session) : core.settings.view().approvalMode,
         pendingApprovals: agent?.approvals.pending ?? [],
         queued: agent?.queued ?? [],
+        ...(agent?.lastOpenSteps === undefined ? {} : { openAtEnd: agent.lastOpenSteps }),
       });
     },
     'approval.setMode': ({ mode }) => {
