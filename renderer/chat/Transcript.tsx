@@ -1,4 +1,5 @@
 import { settledOutcome } from '../../common/plan/sessionState';
+import { todoItems } from './tools/toolInfo';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { AgentState } from '../../common/agentEvents';
@@ -65,6 +66,8 @@ export function Transcript({ items, running, state, plan, unfinished, retry }: T
     const map = new Map<string, unknown>();
     let previous: unknown;
     for (const item of items) {
+      // A finished plan is not carried into the next task (it starts with an empty plan): no diff across.
+      if (item.kind === 'outcome' && (todoItems(previous) ?? []).every((step) => step.status === 'completed')) previous = undefined;
       if (item.kind !== 'tool' || item.name !== 'todo') continue;
       if (previous !== undefined) map.set(item.id, previous);
       if (!item.result?.isError) previous = item.input;
