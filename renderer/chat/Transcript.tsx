@@ -213,7 +213,7 @@ function Row({
     case 'tool':
       return <ToolCard item={item} running={running} previousTodo={previousTodo} />;
     case 'notice':
-      return <NoticeRow item={item} />;
+      return <NoticeRow item={item} planItems={plan?.items} />;
     case 'outcome': {
       // The latest stop shows the plan as it is now (the person may have finished it on the board).
       const openNow = actionable && plan ? plan.items.filter((step) => step.status !== 'completed') : null;

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { PlanOverride } from '../../common/plan/overrides';
+import type { PlanItem } from '../../common/plan/types';
 import { InfoIcon } from '../chat/icons';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import './plan.css';
+import { undoOverride } from './proposals';
 
 /** "The agent removed your step 'X'", in the person's language. */
 export function overrideText(override: PlanOverride, t: Translate): string {
@@ -24,13 +26,15 @@ interface Props {
   onUndo(override: PlanOverride): Promise<boolean>;
   onDismiss?(): void;
   className?: string;
+  /** The plan as stored now: an override it already settles (put back, or changed since) shows as done. */
+  items?: readonly PlanItem[];
 }
 
 /**
  * Where the agent's accepted plan undid the person's last edit (issue 16.1), each with one click
  * to have theirs back. Shown on the board and in the chat.
  */
-export function OverrideNotice({ overrides, onUndo, onDismiss, className = '' }: Props) {
+export function OverrideNotice({ overrides, onUndo, onDismiss, className = '', items }: Props) {
   const { t } = useI18n();
   const [state, setState] = useState<Map<PlanOverride, 'busy' | 'done' | 'failed'>>(new Map());
   if (overrides.length === 0) return null;
@@ -52,7 +56,7 @@ export function OverrideNotice({ overrides, onUndo, onDismiss, className = '' }:
       </div>
       <ul className="override-list">
         {overrides.map((override, index) => {
-          const status = state.get(override);
+          const status = state.get(override) ?? (items && undoOverride(items, override) === null ? 'done' : undefined);
           return (
             <li key={index} className="override-line" data-override={override.kind}>
               <span className="override-text">{overrideText(override, t)}</span>

@@ -155,6 +155,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
       <OverrideNotice
         overrides={overrides}
         className="board-overrides"
+        items={items}
         onUndo={(override) => act(snapshot, (current) => undoOverride(current, override))}
         onDismiss={() => dismissOverride('all')}
       />

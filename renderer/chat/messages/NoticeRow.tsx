@@ -1,5 +1,6 @@
 import { memo, useId } from 'react';
 import type { ChatItem } from '../../../common/chat';
+import type { PlanItem } from '../../../common/plan/types';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useExpanded } from '../chatContext';
 import { ChevronIcon, InfoIcon } from '../icons';
@@ -17,13 +18,13 @@ const labels = {
 } as const;
 
 /** Something Keel told the model on its own; opens to show exactly what it was told. */
-export const NoticeRow = memo(function NoticeRow({ item }: { item: NoticeItem }) {
+export const NoticeRow = memo(function NoticeRow({ item, planItems }: { item: NoticeItem; planItems?: readonly PlanItem[] }) {
   const { t } = useI18n();
   const [open, setOpen] = useExpanded(item.id, false);
   const id = useId();
   if (item.notice === 'plan_override' && item.overrides) {
     // For the person, not the model: what the agent undid of their edit, with theirs one click away.
-    return <OverrideNotice overrides={item.overrides} onUndo={undoOverrideEdit} className="chat-notice notice-plan_override" />;
+    return <OverrideNotice overrides={item.overrides} onUndo={undoOverrideEdit} items={planItems} className="chat-notice notice-plan_override" />;
   }
   const label = item.notice in labels ? t(labels[item.notice as keyof typeof labels]) : item.notice;
   return (
