@@ -222,6 +222,13 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     expect(stored).not.toContain(WRITE);
     await screenshot(page, 'plan-override-put-back');
 
+    // A reload: the chat still says what the agent undid, and what is already put back shows as done.
+    await page.reload();
+    await notice.waitFor();
+    await notice.locator('[data-override="dropped"]').getByText('Done').waitFor();
+    await notice.locator('[data-override="reworded_back"]').getByText('Done').waitFor();
+    expect(await notice.locator('[data-override="restored"]').getByRole('button', { name: 'Delete it again' }).isVisible()).toBe(true);
+
   }, 90_000);
 
   test('16.4: after Continue a task that ends with steps open is not "Done"; after "Mark the plan done" nothing says "unfinished"', async () => {
