@@ -129,6 +129,7 @@ export const chat = {
   'chat.plan.count.moved': '{count} moved',
   'chat.plan.redo': 'The agent’s update was based on an older plan (you had changed it); it was asked to redo it.',
   'chat.plan.redoLabel': 'asked to redo',
+  'chat.plan.redoSummary': 'The agent’s update was based on an older plan',
   'chat.plan.redoDetails': 'What the agent was told',
   'chat.plan.redoSent': 'What the agent sent (not applied)',
 

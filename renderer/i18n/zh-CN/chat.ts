@@ -130,6 +130,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.plan.count.moved': '移动 {count} 个',
   'chat.plan.redo': '智能体的更新基于旧版计划（你已修改过），已请它重新提交。',
   'chat.plan.redoLabel': '已请它重做',
+  'chat.plan.redoSummary': '智能体的更新基于旧版计划',
   'chat.plan.redoDetails': '告诉智能体的内容',
   'chat.plan.redoSent': '智能体发送的计划（未采用）',
 
