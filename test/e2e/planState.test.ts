@@ -124,6 +124,9 @@ beforeAll(async () => {
       // 10, 11. Continue after the person's stop: the agent finishes.
       reply(toolUse('todo', { items: [{ content: 'Draft the notes', status: 'completed' }, { content: 'Send the notes', status: 'completed' }] })),
       reply(text('Both steps are done.')),
+      // 12, 13. In 简体中文: a plan, then a round the person stops.
+      reply(toolUse('todo', { items: [{ content: 'Write the summary', status: 'in_progress' }, { content: 'Proofread it' }] })),
+      hang(),
     ],
   });
   keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: 'k' } });
@@ -394,5 +397,54 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await toast.waitFor();
     await toast.waitFor({ state: 'detached', timeout: 20_000 });
     expect(await stepTexts(page)).not.toContain('Tell the team at standup');
+  }, 90_000);
+
+  test('简体中文 + dark: the person’s stop, the interrupted step, the override notice, the redo card and the delete undo are in Chinese', async () => {
+    const updated = await request((socket) => socket.request('settings.update', { language: 'zh-CN' }));
+    expect(updated.ok).toBe(true);
+    try {
+      const page = await open({ viewport: { width: 1024, height: 700 }, colorScheme: 'dark' });
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('zh-CN');
+      await request((socket) => socket.request('task.send', { text: '写摘要' }));
+      await expect.poll(() => stepTexts(page), { timeout: 15_000 }).toEqual(['Write the summary', 'Proofread it']);
+      await expect.poll(() => model.requests.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(13);
+      await request((socket) => socket.request('task.stop', {}));
+
+      const banner = page.getByRole('region', { name: '你停止了任务' });
+      await banner.waitFor({ timeout: 10_000 });
+      expect(await banner.innerText()).toContain('2 个步骤中有 2 个未完成');
+      expect(await row(page, 'Write the summary').locator('.interrupted-badge').innerText()).toBe('已中断');
+      expect(await chat(page).locator('[data-outcome="cancelled"]').last().getByRole('button', { name: '继续' }).isVisible()).toBe(true);
+      await page.mouse.move(1000, 680);
+      await screenshot(page, 'stopped-by-person-zh-CN-dark');
+      expect(await accessibilityProblems(page)).toEqual([]);
+
+      // Delete, with its undo offer, in Chinese.
+      const version = await boardVersion(page);
+      await row(page, 'Proofread it').hover();
+      await page.getByRole('button', { name: '删除“Proofread it”' }).click();
+      await waitForNewVersion(page, version);
+      const toast = board(page).locator('.deleted-toast');
+      expect(await toast.innerText()).toContain('已删除步骤：“Proofread it”');
+      expect(await toast.getByRole('button').innerText()).toBe('撤销删除');
+      await screenshot(page, 'deleted-undo-zh-CN-dark');
+
+      // The first task's notices, further up the (virtualized) chat.
+      const transcript = chat(page).locator('.transcript-scroll');
+      await expect
+        .poll(async () => {
+          await transcript.evaluate((el) => (el.scrollTop = 0));
+          return chat(page).locator('.notice-plan_override').count();
+        })
+        .toBeGreaterThan(0);
+      const notice = chat(page).locator('.notice-plan_override');
+      expect(await notice.innerText()).toContain('智能体删除了你添加的步骤“Update the changelog”。');
+      expect(await notice.innerText()).toContain('智能体恢复了你删除的步骤：“Run the tests”。');
+      expect(await chat(page).locator('.tool-card.phase-redo').innerText()).toContain('智能体的更新基于旧版计划');
+      await notice.scrollIntoViewIfNeeded();
+      await screenshot(page, 'plan-override-zh-CN-dark');
+    } finally {
+      await request((socket) => socket.request('settings.update', { language: 'en' }));
+    }
   }, 90_000);
 });
