@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalRequestSchema } from './approvals';
-import { PlanItemSchema } from './plan/schemas';
+import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 
 /** What the agent is doing, as the status bar and `keel run` show it. */
@@ -29,7 +29,13 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string() }),
   z.object({ type: z.literal('tool_result'), id: z.string(), name: z.string(), content: z.string(), isError: z.boolean() }),
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
-  z.object({ type: z.literal('notice'), kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens']), message: z.string() }),
+  /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
+  z.object({
+    type: z.literal('notice'),
+    kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override']),
+    message: z.string(),
+    overrides: z.array(PlanOverrideSchema).optional(),
+  }),
   z.object({ type: z.literal('usage'), round: UsageSchema, session: UsageSchema }),
   /** How full the context window is now (after each answer and each compaction). */
   ContextUsageSchema.extend({ type: z.literal('context') }),
@@ -49,6 +55,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     outcome: TaskOutcomeSchema,
     message: z.string().optional(),
     unfinished: z.array(PlanItemSchema).optional(),
+    /** Steps of the plan not completed when the task ended. */
+    openSteps: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEventSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TaskOutcomeSchema } from './agentEvents';
 import { CompactionInfoSchema } from './contextWindow';
+import { PlanOverrideSchema } from './plan/schemas';
 
 /** One entry of the chat as the person sees it; built from the transcript, then kept live from agent events. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
@@ -22,8 +23,8 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     output: z.string().optional(),
     result: z.object({ content: z.string(), isError: z.boolean() }).optional(),
   }),
-  z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string() }),
-  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional() }),
+  z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string(), overrides: z.array(PlanOverrideSchema).optional() }),
+  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional(), openSteps: z.number().optional() }),
   /** Keel made room in the conversation; the row opens to the summary. */
   CompactionInfoSchema.extend({ kind: z.literal('compaction') }),
 ]);

@@ -45,7 +45,7 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...(dropped ? { notSent: true } : {}) } : item));
     }
     case 'notice':
-      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message }]);
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) }]);
     case 'compaction': {
       const { type: _type, ...info } = event;
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'compaction', ...info }]);
@@ -53,7 +53,13 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     case 'task_finished':
       return aboveQueued(items, (body) => [
         ...endStreaming(body),
-        { kind: 'outcome', id: `end-${event.taskId}`, outcome: event.outcome, ...(event.message ? { message: event.message } : {}) },
+        {
+          kind: 'outcome',
+          id: `end-${event.taskId}`,
+          outcome: event.outcome,
+          ...(event.message ? { message: event.message } : {}),
+          ...(event.openSteps === undefined ? {} : { openSteps: event.openSteps }),
+        },
       ]);
     default:
       return [...items];

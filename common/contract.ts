@@ -4,7 +4,7 @@ import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } fro
 import { ChatItemSchema } from './chat';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
-import { PlanItemSchema } from './plan/schemas';
+import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import type { Result } from './result';
 
 export { PlanItemSchema };
@@ -25,6 +25,8 @@ export const PlanSnapshotSchema = z.object({
   source: z.enum(['agent', 'user']).nullable(),
   items: z.array(PlanItemSchema),
   at: z.string().nullable(),
+  /** This (agent) version undid part of the person's last edit; the board offers it back. */
+  overrides: z.array(PlanOverrideSchema).optional(),
 });
 
 /** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
@@ -59,6 +61,10 @@ export const SessionSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastOutcome: TaskOutcomeSchema.nullable(),
+  /** Steps of the session's plan not completed, as last stored. */
+  openSteps: z.number().int().nonnegative().optional(),
+  /** Steps not completed when its last task ended. */
+  openAtEnd: z.number().int().nonnegative().optional(),
 });
 
 export const RecentFolderSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.string() });
@@ -106,6 +112,8 @@ export const AgentStatusSchema = z.object({
   context: ContextUsageSchema.optional(),
   /** AGENTS.md / CLAUDE.md files the agent is given. */
   instructionFiles: z.array(InstructionFileSchema).optional(),
+  /** The plan's open steps when this session's last task (in this process) ended. */
+  openAtEnd: z.number().int().nonnegative().optional(),
 });
 
 export const requests = {

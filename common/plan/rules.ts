@@ -64,10 +64,20 @@ export function userPlanUpdateText(changes: readonly PlanChange[], items: readon
   );
 }
 
+const STALE_REWRITE_OPENING = 'Plan not changed: the person edited the plan after the version you based this call on';
+
+/**
+ * Whether a `todo` result is the stale-rewrite refusal: the window shows it as what it is (the agent
+ * was asked to redo its update), not as a failure (issue 16.5). The model still reads the text.
+ */
+export function isStaleRewriteRefusal(result: string): boolean {
+  return result.startsWith(STALE_REWRITE_OPENING);
+}
+
 /** Refusal for a model rewrite made on a plan older than a user edit it had not been shown. */
 export function staleRewriteText(changes: readonly PlanChange[], items: readonly PlanItem[]): string {
   return (
-    `Plan not changed: the person edited the plan after the version you based this call on, and your list would overwrite their change.\n` +
+    `${STALE_REWRITE_OPENING}, and your list would overwrite their change.\n` +
     `Their change:\n${renderPlanChanges(changes)}\n\n` +
     `The plan now stands as:\n${renderPlan(items)}\n` +
     `Call todo again with the whole list based on this plan.`

@@ -8,3 +8,10 @@ export const PlanItemSchema = z.object({
   status: z.enum(PLAN_STATUSES),
   activeForm: z.string().optional(),
 });
+
+/** Where the agent's plan undid the person's last edit (common/plan/overrides.ts). */
+export const PlanOverrideSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('dropped'), item: PlanItemSchema, index: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('reworded_back'), id: z.string(), yours: z.string(), theirs: z.string() }),
+  z.object({ kind: z.literal('restored'), item: PlanItemSchema, deleted: PlanItemSchema }),
+]);

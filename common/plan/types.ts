@@ -1,3 +1,5 @@
+import type { PlanOverride } from './overrides';
+
 export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
@@ -18,6 +20,8 @@ export interface PlanVersion {
   items: PlanItem[];
   /** ISO time the version was stored. */
   at: string;
+  /** An agent version that undid part of the person's last edit says where (shown, never blocking). */
+  overrides?: PlanOverride[];
 }
 
 /** The defaults PLAN-RULES.md names; both are settings. */

@@ -1,9 +1,31 @@
 import { MAX_PLAN_ITEM_LENGTH, MAX_PLAN_ITEMS, PLAN_STATUSES, type PlanItem, type PlanStatus } from './types';
 
-/** One thing wrong with a proposed plan; `index` is the 0-based item, or null for the list itself. */
+/** What kind of problem it is, so a window can say it in the person's language. */
+export type PlanProblemCode =
+  | 'not_a_list'
+  | 'too_many'
+  | 'not_an_object'
+  | 'content_not_text'
+  | 'content_empty'
+  | 'content_missing'
+  | 'status_invalid'
+  | 'active_form_not_text'
+  | 'content_too_long'
+  | 'active_form_too_long'
+  | 'id_invalid'
+  | 'id_repeated'
+  | 'several_in_progress';
+
+/**
+ * One thing wrong with a proposed plan; `index` is the 0-based item, or null for the list itself.
+ * `message` is the English wording a model reads; `code` and `params` say the same for a window
+ * to translate (item numbers in params are 1-based, `otherIndex` 0-based).
+ */
 export interface PlanProblem {
   index: number | null;
   message: string;
+  code: PlanProblemCode;
+  params: Record<string, string | number>;
 }
 
 export interface PlanRefusal {
@@ -41,6 +63,8 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
     return refuse([
       {
         index: null,
+        code: 'not_a_list',
+        params: { got: describeType(proposed) },
         message: `\`items\` must be a list of plan items, but got ${describeType(proposed)}. Send { "items": [ { "content": "...", "status": "pending" }, ... ] }.`,
       },
     ]);
@@ -50,6 +74,8 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
   if (proposed.length > MAX_PLAN_ITEMS) {
     problems.push({
       index: null,
+      code: 'too_many',
+      params: { count: proposed.length, max: MAX_PLAN_ITEMS },
       message: `The plan has ${proposed.length} items; at most ${MAX_PLAN_ITEMS} are allowed. Merge related steps or drop finished detail so that ${MAX_PLAN_ITEMS} or fewer remain.`,
     });
   }
@@ -63,6 +89,8 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
     else
       problems.push({
         index,
+        code: 'id_repeated',
+        params: { item: index + 1, id: item.id, first: first + 1 },
         message: `Item ${index + 1} repeats the id "${item.id}" of item ${first + 1}. Each item needs its own id; leave id out for a new item.`,
       });
   });
@@ -73,6 +101,8 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
     for (const index of inProgress.slice(1)) {
       problems.push({
         index,
+        code: 'several_in_progress',
+        params: { item: index + 1, content: checked[index]?.content ?? '', other: checked[inProgress[0]!]?.content ?? '', otherIndex: inProgress[0]!, count: inProgress.length },
         message: `Only one item can be in_progress, but ${inProgress.length} are: ${names}. Mark the others pending or completed first.`,
       });
     }
@@ -85,7 +115,7 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
 function checkItem(raw: unknown, index: number, problems: PlanProblem[]): CheckedItem | null {
   const where = `Item ${index + 1}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push({ index, message: `${where} must be an object like { "content": "...", "status": "pending" }, but got ${describeType(raw)}.` });
+    problems.push({ index, code: 'not_an_object', params: { item: index + 1, got: describeType(raw) }, message: `${where} must be an object like { "content": "...", "status": "pending" }, but got ${describeType(raw)}.` });
     return null;
   }
   const fields = raw as Record<string, unknown>;
@@ -93,14 +123,14 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
 
   const content = typeof fields.content === 'string' ? fields.content.trim() : '';
   if (typeof fields.content !== 'string' && fields.content !== undefined && fields.content !== null) {
-    problems.push({ index, message: `${where}: content must be text, but got ${describeType(fields.content)}.` });
+    problems.push({ index, code: 'content_not_text', params: { item: index + 1, got: describeType(fields.content) }, message: `${where}: content must be text, but got ${describeType(fields.content)}.` });
     ok = false;
   } else if (content === '') {
     const what = typeof fields.content === 'string' ? 'empty' : 'missing';
-    problems.push({ index, message: `${where}: content is ${what}. Give every item a short, checkable description of the step.` });
+    problems.push({ index, code: what === 'empty' ? 'content_empty' : 'content_missing', params: { item: index + 1 }, message: `${where}: content is ${what}. Give every item a short, checkable description of the step.` });
     ok = false;
   } else if (tooLong(content)) {
-    problems.push({ index, message: `${where} is ${characters(content)} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Shorten it to one checkable step and put the details in a file or a message.` });
+    problems.push({ index, code: 'content_too_long', params: { item: index + 1, length: characters(content), limit: MAX_PLAN_ITEM_LENGTH }, message: `${where} is ${characters(content)} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Shorten it to one checkable step and put the details in a file or a message.` });
     ok = false;
   }
 
@@ -112,7 +142,7 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     } else {
       const shown = typeof fields.status === 'string' ? `"${fields.status}"` : describeType(fields.status);
       const named = content === '' ? where : `${where} ("${content}")`;
-      problems.push({ index, message: `${named}: status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
+      problems.push({ index, code: 'status_invalid', params: { item: index + 1, content, status: shown }, message: `${named}: status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
       ok = false;
     }
   }
@@ -120,10 +150,10 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
   let activeForm: string | undefined;
   if (fields.activeForm !== undefined && fields.activeForm !== null) {
     if (typeof fields.activeForm !== 'string') {
-      problems.push({ index, message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.` });
+      problems.push({ index, code: 'active_form_not_text', params: { item: index + 1, got: describeType(fields.activeForm) }, message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.` });
       ok = false;
     } else if (tooLong(fields.activeForm.trim())) {
-      problems.push({ index, message: `${where}: activeForm is ${characters(fields.activeForm.trim())} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Use a short phrase, such as "Running the tests".` });
+      problems.push({ index, code: 'active_form_too_long', params: { item: index + 1, length: characters(fields.activeForm.trim()), limit: MAX_PLAN_ITEM_LENGTH }, message: `${where}: activeForm is ${characters(fields.activeForm.trim())} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Use a short phrase, such as "Running the tests".` });
       ok = false;
     } else if (fields.activeForm.trim() !== '') {
       activeForm = fields.activeForm.trim();
@@ -135,7 +165,7 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     if (typeof fields.id === 'number' && Number.isInteger(fields.id)) id = String(fields.id);
     else if (typeof fields.id === 'string' && fields.id.trim() !== '') id = fields.id.trim();
     else {
-      problems.push({ index, message: `${where}: id must be a non-empty string, but got ${describeType(fields.id)}. Leave id out for a new item.` });
+      problems.push({ index, code: 'id_invalid', params: { item: index + 1, got: describeType(fields.id) }, message: `${where}: id must be a non-empty string, but got ${describeType(fields.id)}. Leave id out for a new item.` });
       ok = false;
     }
   }

@@ -9,6 +9,7 @@ import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsAp
 import { shellKindFor } from './shellWords';
 import { previewFileChange } from './changePreview';
 import { unfinishedItems } from '../../common/plan/render';
+import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { WorkspaceSession } from '../session/workspaceSession';
@@ -78,6 +79,8 @@ export class Agent {
   private currentState: AgentState = 'idle';
   private currentTask: Promise<TaskResult> | null = null;
   private queue: QueuedMessage[] = [];
+  /** The plan's open steps when the last task ended (undefined before one has). */
+  lastOpenSteps: number | undefined;
   readonly approvals = new ApprovalBroker();
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
@@ -190,7 +193,9 @@ export class Agent {
       this.emit({ type: 'message_dropped', ids: dropped.map((m) => m.id) });
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
-    session.recordTask({ event: 'end', taskId, outcome: result.outcome, ...(result.message ? { message: result.message } : {}) });
+    // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
+    const openSteps = unfinishedItems(session.plan.items).length;
+    session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
     this.options.changes?.taskEnded(taskId);
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
@@ -200,7 +205,8 @@ export class Agent {
       refused: 'error',
     };
     this.setState(stateFor[result.outcome]);
-    this.emit({ type: 'task_finished', ...result, ...(unfinished ? { unfinished } : {}) });
+    this.lastOpenSteps = openSteps;
+    this.emit({ type: 'task_finished', ...result, openSteps, ...(unfinished ? { unfinished } : {}) });
     return result;
   }
 
@@ -345,6 +351,7 @@ export class Agent {
     for (const call of calls) {
       this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
       let result;
+      let planVersion: number | undefined;
       if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
       else if (call === cut) {
         result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
@@ -357,6 +364,7 @@ export class Agent {
           continue;
         }
         this.setState('running_tool');
+        planVersion = session.plan.version;
         result = await runToolCall(this.tools, call, {
           workspace: session.workspace,
           signal,
@@ -369,6 +377,7 @@ export class Agent {
       }
       this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
       results.push(toolResultBlock(call.id, result));
+      if (planVersion !== undefined) this.noticeOverrides(planVersion);
     }
     return results;
   }
@@ -466,9 +475,17 @@ export class Agent {
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
-  private notice(kind: 'reminder' | 'gate' | 'plan_update' | 'max_tokens', message: string): void {
-    this.options.session.transcript.append({ type: 'notice', kind, message, at: new Date().toISOString() });
-    this.emit({ type: 'notice', kind, message });
+  private notice(kind: 'reminder' | 'gate' | 'plan_update' | 'max_tokens' | 'plan_override', message: string, overrides?: PlanOverride[]): void {
+    const extra = overrides ? { overrides } : {};
+    this.options.session.transcript.append({ type: 'notice', kind, message, ...extra, at: new Date().toISOString() });
+    this.emit({ type: 'notice', kind, message, ...extra });
+  }
+
+  /** The person is told, in the chat, where the agent's accepted plan undid their last edit. */
+  private noticeOverrides(versionBefore: number): void {
+    const current = this.options.session.plan.current;
+    if (!current || current.version === versionBefore || current.source !== 'agent' || !current.overrides) return;
+    this.notice('plan_override', renderOverrides(current.overrides), current.overrides);
   }
 
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */

@@ -169,7 +169,9 @@ const emptySnapshot: PlanSnapshot = { version: 0, source: null, items: [], at: n
 
 export function snapshot(plan: PlanStore | undefined): PlanSnapshot {
   const current = plan?.current;
-  return current ? { version: current.version, source: current.source, items: current.items, at: current.at } : emptySnapshot;
+  if (!current) return emptySnapshot;
+  const base = { version: current.version, source: current.source, items: current.items, at: current.at };
+  return current.overrides ? { ...base, overrides: current.overrides } : base;
 }
 
 export function workspaceInfo(session: WorkspaceSession): WorkspaceInfo {

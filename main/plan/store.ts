@@ -1,4 +1,5 @@
 import { diffPlans, type PlanChange } from '../../common/plan/diff';
+import { overridesOfLastUserEdit } from '../../common/plan/overrides';
 import type { PlanItem, PlanSource, PlanVersion } from '../../common/plan/types';
 import { validatePlan, type PlanRefusal } from '../../common/plan/validate';
 
@@ -74,6 +75,9 @@ export class PlanStore {
       items: checked.items,
       at: this.now().toISOString(),
     };
+    // Accepted, but the person is told where the agent's list undid their last edit.
+    const overrides = options.source === 'agent' ? overridesOfLastUserEdit(this.versions, checked.items) : [];
+    if (overrides.length > 0) version.overrides = overrides;
     this.versions.push(version);
     if (options.source === 'agent') this.stale = 0;
     for (const listener of this.listeners) listener(version, changes);

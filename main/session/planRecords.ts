@@ -7,7 +7,7 @@ import type { PlanItem, PlanVersion } from '../../common/plan/types';
  * removes one). A status change costs a few bytes instead of the whole plan again.
  */
 export function planRecord(version: PlanVersion, base: PlanVersion | null): Record<string, unknown> {
-  const head = { type: 'plan', version: version.version, source: version.source, at: version.at };
+  const head = { type: 'plan', version: version.version, source: version.source, at: version.at, ...(version.overrides ? { overrides: version.overrides } : {}) };
   if (base === null) return { ...head, items: version.items };
   const before = new Map(base.items.map((item) => [item.id, item]));
   const delta = version.items.map((item) => {

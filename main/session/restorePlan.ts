@@ -1,4 +1,5 @@
 import type { PlanVersion } from '../../common/plan/types';
+import { PlanOverrideSchema } from '../../common/plan/schemas';
 import { validatePlan } from '../../common/plan/validate';
 import { recordItems } from './planRecords';
 
@@ -30,7 +31,11 @@ export function restorePlanHistory(records: readonly Record<string, unknown>[]):
       warnings.push(`Saved plan version ${version} is not a valid plan and was skipped: ${checked.error.problems.map((p) => p.message).join(' ')}`);
       continue;
     }
-    history.push({ version, source: record.source, items: checked.items, at: typeof record.at === 'string' ? record.at : '' });
+    const restored: PlanVersion = { version, source: record.source, items: checked.items, at: typeof record.at === 'string' ? record.at : '' };
+    // What the board said about the agent undoing the person's edit is kept when it still reads well.
+    const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
+    if (record.source === 'agent' && overrides.success && overrides.data.length > 0) restored.overrides = overrides.data;
+    history.push(restored);
   }
   return { history, warnings };
 }

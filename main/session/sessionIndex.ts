@@ -11,6 +11,10 @@ export interface SessionSummary {
   updatedAt: string;
   /** The last task's outcome, or null when none has ended. */
   lastOutcome: TaskOutcome | null;
+  /** Steps of the plan not completed, as last stored; absent when the transcript does not say. */
+  openSteps?: number;
+  /** Steps not completed when the last task ended, as its end record counted. */
+  openAtEnd?: number;
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -43,7 +47,10 @@ function summarise(path: string): SessionSummary {
   const tail = stat.size > HEAD_BYTES ? records(readSlice(path, stat.size - TAIL_BYTES, TAIL_BYTES)) : head;
   const header = head.find((r) => r.type === 'session');
   const firstTask = findFirstTask(path, head, stat.size);
-  const lastEnd = [...tail].reverse().find((r) => r.type === 'task' && r.event === 'end');
+  const lastEndAt = tail.findLastIndex((r) => r.type === 'task' && r.event === 'end');
+  const lastEnd = lastEndAt >= 0 ? tail[lastEndAt] : undefined;
+  const openSteps = openStepsAfter(tail, lastEndAt);
+  const openAtEnd = countAt(lastEnd);
   const title = typeof firstTask?.text === 'string' ? oneLine(firstTask.text) : 'New session';
   return {
     id: basename(path, '.jsonl'),
@@ -51,7 +58,24 @@ function summarise(path: string): SessionSummary {
     createdAt: typeof header?.createdAt === 'string' ? header.createdAt : stat.birthtime.toISOString(),
     updatedAt: stat.mtime.toISOString(),
     lastOutcome: typeof lastEnd?.outcome === 'string' ? (lastEnd.outcome as TaskOutcome) : null,
+    ...(openSteps === undefined ? {} : { openSteps }),
+    ...(openAtEnd === undefined ? {} : { openAtEnd }),
   };
+}
+
+/**
+ * The plan's open steps: from a plan version stored after the last task ended (the person marked
+ * it done, say), else from what the end record counted.
+ */
+function openStepsAfter(tail: Record<string, unknown>[], lastEndAt: number): number | undefined {
+  const lastPlanAt = tail.findLastIndex((r) => r.type === 'plan' && Array.isArray(r.items));
+  if (lastPlanAt > lastEndAt) return (tail[lastPlanAt]!.items as { status?: unknown }[]).filter((item) => item?.status !== 'completed').length;
+  return countAt(tail[lastEndAt]);
+}
+
+function countAt(end: Record<string, unknown> | undefined): number | undefined {
+  const counted = end?.openSteps;
+  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 0 ? counted : undefined;
 }
 
 const isTaskStart = (r: Record<string, unknown>): boolean => r.type === 'task' && r.event === 'start' && typeof r.text === 'string';

@@ -1,6 +1,7 @@
 import type { ChatItem } from '../../common/chat';
 import { TaskOutcomeSchema } from '../../common/agentEvents';
 import { CompactionInfoSchema } from '../../common/contextWindow';
+import { PlanOverrideSchema } from '../../common/plan/schemas';
 
 /**
  * The chat as the person saw it, rebuilt from transcript records in order: their messages,
@@ -30,12 +31,21 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
       for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
       waiting = [];
       const outcome = TaskOutcomeSchema.safeParse(record.outcome);
-      if (outcome.success) items.push({ kind: 'outcome', id: `end-${String(record.taskId)}`, outcome: outcome.data, ...(typeof record.message === 'string' ? { message: record.message } : {}) });
+      if (outcome.success) {
+        items.push({
+          kind: 'outcome',
+          id: `end-${String(record.taskId)}`,
+          outcome: outcome.data,
+          ...(typeof record.message === 'string' ? { message: record.message } : {}),
+          ...(typeof record.openSteps === 'number' ? { openSteps: record.openSteps } : {}),
+        });
+      }
     } else if (record.type === 'compaction') {
       const info = CompactionInfoSchema.safeParse(record.info);
       if (info.success) items.push({ kind: 'compaction', ...info.data });
     } else if (record.type === 'notice' && typeof record.kind === 'string' && typeof record.message === 'string') {
-      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message });
+      const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
+      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message, ...(overrides.success ? { overrides: overrides.data } : {}) });
     } else if (record.type === 'message') {
       const message = record.message as { role?: string; content?: unknown } | undefined;
       if (!message || !Array.isArray(message.content)) continue;

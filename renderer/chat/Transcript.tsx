@@ -1,3 +1,5 @@
+import { settledOutcome } from '../../common/plan/sessionState';
+import { todoItems } from './tools/toolInfo';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { AgentState } from '../../common/agentEvents';
@@ -66,6 +68,8 @@ export function Transcript({ items, running, state, plan, unfinished, retry }: T
     const map = new Map<string, unknown>();
     let previous: unknown;
     for (const item of items) {
+      // A finished plan is not carried into the next task (it starts with an empty plan): no diff across.
+      if (item.kind === 'outcome' && (todoItems(previous) ?? []).every((step) => step.status === 'completed')) previous = undefined;
       if (item.kind !== 'tool' || item.name !== 'todo') continue;
       if (previous !== undefined) map.set(item.id, previous);
       if (!item.result?.isError) previous = item.input;
@@ -211,13 +215,17 @@ function Row({
     case 'tool':
       return <ToolCard item={item} running={running} previousTodo={previousTodo} />;
     case 'notice':
-      return <NoticeRow item={item} />;
+      return <NoticeRow item={item} planItems={plan?.items} />;
     case 'compaction':
       return <CompactionRow item={item} />;
     case 'outcome': {
       // The latest stop shows the plan as it is now (the person may have finished it on the board).
-      const open = actionable && item.outcome === 'stopped_unfinished' && plan ? plan.items.filter((step) => step.status !== 'completed') : unfinished;
-      return <OutcomeRow item={item} actionable={actionable} unfinished={open} />;
+      const openNow = actionable && plan ? plan.items.filter((step) => step.status !== 'completed') : null;
+      // The latest "done" with steps still open is not done (issue 16.4): the same derivation as the board's.
+      const settled = openNow ? settledOutcome(item.outcome, openNow.length, item.openSteps) : item.outcome;
+      const shown = item.outcome === 'done' && settled === 'stopped_unfinished' ? { ...item, outcome: settled } : item;
+      const open = openNow && (shown.outcome === 'stopped_unfinished' || shown.outcome === 'cancelled') ? openNow : unfinished;
+      return <OutcomeRow item={shown} actionable={actionable} unfinished={open} />;
     }
   }
 }

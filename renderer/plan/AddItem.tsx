@@ -2,11 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { PlusIcon } from '../ui/icons';
 import { ErrorList } from './ErrorList';
+import type { BoardProblem } from './proposals';
 
 interface Props {
   /** Resolves true when main stored the new item. */
   onAdd(content: string): Promise<boolean>;
-  errors: readonly string[];
+  errors: readonly BoardProblem[];
 }
 
 /** The row that adds a step at the end of the plan; Enter adds. */
@@ -40,7 +41,7 @@ export function AddItem({ onAdd, errors }: Props) {
           {t('plan.add.button')}
         </button>
       </div>
-      <ErrorList messages={errors} className="add-errors" />
+      <ErrorList problems={errors} className="add-errors" />
     </form>
   );
 }

@@ -1,6 +1,8 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PlanSnapshot } from '../../common/contract';
 import { unfinishedItems } from '../../common/plan/render';
+import { canContinue, settledOutcome } from '../../common/plan/sessionState';
+import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
 import { AddItem } from './AddItem';
@@ -8,11 +10,17 @@ import { EmptyPlan } from './EmptyPlan';
 import { ErrorList } from './ErrorList';
 import { PlanItemRow } from './PlanItemRow';
 import { PlanProgress } from './PlanProgress';
-import { addItem, completeAll, deleteItem, moveItemBy, moveItemNextTo, rewordItem, setItemStatus } from './proposals';
+import { DeletedToast } from './DeletedToast';
+import { OverrideNotice } from './OverrideNotice';
+import { addItem, completeAll, deleteItem, insertAt, moveItemBy, moveItemNextTo, rewordItem, setItemStatus, startInstead, undoOverride } from './proposals';
 import { StoppedBanner } from './StoppedBanner';
 import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
-import { useStoppedUnfinished } from './useTaskOutcome';
+import { useTaskOutcome } from './useTaskOutcome';
+import './plan.css';
+
+/** How long "Step deleted · Undo" stays, as mail apps do. */
+const UNDO_MS = 8000;
 
 const HINT_ID = 'plan-keys-hint';
 
@@ -26,8 +34,9 @@ type FocusTarget = { id: string; part: string } | { add: true };
  */
 export function PlanBoard({ sessionId }: { sessionId: string }) {
   const { t, language } = useI18n();
-  const { snapshot, errors, edit } = usePlan(sessionId);
-  const outcome = useStoppedUnfinished(sessionId);
+  const { snapshot, errors, edit, overrides, dismissOverride } = usePlan(sessionId);
+  const { outcome, running, openAtEnd } = useTaskOutcome(sessionId);
+  const [deleted, setDeleted] = useState<{ item: PlanItem; index: number } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const focusNext = useRef<FocusTarget | null>(null);
   const list = useRef<HTMLElement>(null);
@@ -50,7 +59,32 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     const index = items.findIndex((item) => item.id === id);
     const neighbour = items[index + 1] ?? items[index - 1];
     focusNext.current = neighbour ? { id: neighbour.id, part: 'text' } : { add: true };
-    void act(snapshot, (current) => deleteItem(current, id));
+    const item = items[index];
+    void act(snapshot, (current) => deleteItem(current, id)).then((stored) => {
+      if (stored && item) setDeleted({ item, index });
+    });
+  };
+
+  // The undo offer goes after a few seconds, or with the session.
+  useEffect(() => {
+    if (!deleted) return;
+    const timer = setTimeout(() => setDeleted(null), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [deleted]);
+  useEffect(() => setDeleted(null), [sessionId]);
+  // Once the agent has written the plan again, re-adding the old step would be a guess: the offer goes.
+  const agentVersion = snapshot?.source === 'agent' ? snapshot.version : null;
+  useEffect(() => {
+    if (agentVersion !== null) setDeleted(null);
+  }, [agentVersion]);
+
+  const undoDelete = () => {
+    const gone = deleted;
+    setDeleted(null);
+    if (!gone) return;
+    const { id, content, status, activeForm } = gone.item;
+    focusNext.current = { id, part: 'text' };
+    void act(snapshot, (current) => insertAt(current, { id, content, status, ...(activeForm ? { activeForm } : {}) }, gone.index));
   };
 
   const dragFor = useDragReorder(items, (id, targetId, side) => {
@@ -78,7 +112,10 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   }
 
   const open = unfinishedItems(items).length;
-  const showStopped = outcome.stopped && !outcome.running && open > 0;
+  // One derivation with the session list and status bar: the outcome settled against the plan now.
+  const settled = running ? null : settledOutcome(outcome, open, openAtEnd);
+  const showStopped = !running && canContinue(settled, open);
+  const interruptedId = !running && settled === 'cancelled' ? items.find((item) => item.status === 'in_progress')?.id : undefined;
 
   return (
     <section className="plan-board" aria-labelledby="plan-title" data-plan-version={snapshot.version} ref={list}>
@@ -99,6 +136,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
 
       {showStopped ? (
         <StoppedBanner
+          byPerson={settled === 'cancelled'}
           open={open}
           total={items.length}
           onContinue={async () => {
@@ -114,7 +152,14 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
           {errors.conflict}
         </div>
       ) : null}
-      <ErrorList messages={errors.list} className="board-errors" />
+      <OverrideNotice
+        overrides={overrides}
+        className="board-overrides"
+        items={items}
+        onUndo={(override) => act(snapshot, (current) => undoOverride(current, override))}
+        onDismiss={() => dismissOverride('all')}
+      />
+      <ErrorList problems={errors.list} className="board-errors" />
 
       {items.length === 0 ? (
         <EmptyPlan />
@@ -127,6 +172,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
               first={index === 0}
               last={index === items.length - 1}
               errors={errors.byItem[item.id] ?? []}
+              interrupted={item.id === interruptedId}
               editing={editingId === item.id}
               hintId={HINT_ID}
               drag={dragFor(item)}
@@ -136,11 +182,13 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
               onStatus={(status) => void act(snapshot, (current) => setItemStatus(current, item.id, status))}
               onMove={(delta, part) => move(item.id, delta, part)}
               onDelete={() => remove(item.id)}
+              onStartInstead={(otherId) => void act(snapshot, (current) => startInstead(current, item.id, otherId))}
             />
           ))}
         </ol>
       )}
 
+      {deleted ? <DeletedToast content={deleted.item.content} onUndo={undoDelete} /> : null}
       <AddItem errors={errors.add} onAdd={(content) => act(snapshot, (current) => addItem(current, content), 'add')} />
       <p className="board-hint" id={HINT_ID}>
         {t('plan.hint')}

@@ -3,6 +3,8 @@ import { AlertIcon } from '../app/icons';
 import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {
+  /** The person stopped the task (Stop or Esc), rather than the completion gate. */
+  byPerson?: boolean;
   open: number;
   total: number;
   onContinue(): Promise<string | null>;
@@ -13,7 +15,7 @@ interface Props {
  * Said plainly when the completion gate stopped the task with steps still open, with the two ways
  * on: let the agent continue, or declare the plan done.
  */
-export function StoppedBanner({ open, total, onContinue, onMarkDone }: Props) {
+export function StoppedBanner({ byPerson = false, open, total, onContinue, onMarkDone }: Props) {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -28,9 +30,9 @@ export function StoppedBanner({ open, total, onContinue, onMarkDone }: Props) {
     <div className="stopped-banner" role="region" aria-labelledby="stopped-title">
       <div className="stopped-head">
         <AlertIcon />
-        <h3 id="stopped-title">{t('plan.stopped.title')}</h3>
+        <h3 id="stopped-title">{t(byPerson ? 'plan.cancelled.title' : 'plan.stopped.title')}</h3>
       </div>
-      <p className="stopped-text">{t('plan.stopped.text', { open, total })}</p>
+      <p className="stopped-text">{t(byPerson ? 'plan.cancelled.text' : 'plan.stopped.text', { open, total })}</p>
       <div className="stopped-actions">
         <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void run(onContinue)}>
           {t('plan.stopped.continue')}

@@ -1,4 +1,5 @@
 import type { ProposedPlanItem } from '../../common/contract';
+import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem, PlanStatus } from '../../common/plan/types';
 
 /*
@@ -65,13 +66,22 @@ export function moveItemNextTo(items: readonly PlanItem[], id: string, targetId:
   return moveItemTo(items, id, side === 'before' ? target : target + 1);
 }
 
+/** A refusal as main sent it: the English message, and a code with params to say it in the window's language. */
+export interface BoardProblem {
+  message: string;
+  code?: string;
+  params?: Record<string, string | number>;
+  /** For "only one in progress": the id of the step that already is, so the board can offer to swap. */
+  otherId?: string;
+}
+
 export interface PlacedProblems {
-  /** Messages about stored items, by item id. */
-  byItem: Record<string, string[]>;
-  /** Messages about a new item, or about the list when the edit was an addition. */
-  add: string[];
-  /** Messages about the list itself. */
-  list: string[];
+  /** Problems with stored items, by item id. */
+  byItem: Record<string, BoardProblem[]>;
+  /** Problems with a new item, or with the list when the edit was an addition. */
+  add: BoardProblem[];
+  /** Problems with the list itself. */
+  list: BoardProblem[];
 }
 
 /**
@@ -80,21 +90,86 @@ export interface PlacedProblems {
  */
 export function placeProblems(
   sent: readonly ProposedPlanItem[],
-  problems: readonly { index: number | null; message: string }[],
+  problems: readonly { index: number | null; message: string; code?: string; params?: Record<string, string | number> }[],
   madeBy: 'add' | 'item',
 ): PlacedProblems {
   const placed: PlacedProblems = { byItem: {}, add: [], list: [] };
-  for (const problem of problems) {
-    const id = problem.index === null ? undefined : sent[problem.index]?.id;
-    if (id !== undefined) (placed.byItem[id] ??= []).push(problem.message);
-    else if (problem.index !== null || madeBy === 'add') placed.add.push(problem.message);
-    else placed.list.push(problem.message);
+  for (const { index, message, code, params } of problems) {
+    const problem: BoardProblem = { message, ...(code ? { code } : {}), ...(params ? { params } : {}) };
+    const other = params?.otherIndex;
+    if (typeof other === 'number' && sent[other]?.id !== undefined) problem.otherId = sent[other].id;
+    const id = index === null ? undefined : sent[index]?.id;
+    if (id !== undefined) (placed.byItem[id] ??= []).push(problem);
+    else if (index !== null || madeBy === 'add') placed.add.push(problem);
+    else placed.list.push(problem);
   }
   return placed;
+}
+
+/**
+ * "Only one in progress" is said about the step the person changed, naming the one that already
+ * was: the validator, which does not know who changed what, marks the later ones in list order.
+ */
+export function aboutTheChangedStep<P extends { index: number | null; code?: string; params?: Record<string, string | number> }>(
+  problems: readonly P[],
+  sent: readonly ProposedPlanItem[],
+  stored: readonly PlanItem[],
+): P[] {
+  const several = problems.filter((problem) => problem.code === 'several_in_progress');
+  if (several.length === 0) return [...problems];
+  const wasInProgress = (item: ProposedPlanItem) => stored.some((old) => old.id === item.id && old.status === 'in_progress');
+  const inProgress = sent.flatMap((item, index) => (item.status === 'in_progress' ? [index] : []));
+  const already = inProgress.find((index) => wasInProgress(sent[index]!));
+  const changed = inProgress.filter((index) => !wasInProgress(sent[index]!));
+  if (already === undefined || changed.length === 0) return [...problems];
+  const template = several[0]!;
+  const rest = problems.filter((problem) => problem.code !== 'several_in_progress');
+  return [
+    ...rest,
+    ...changed.map((index) => ({
+      ...template,
+      index,
+      params: { ...template.params, item: index + 1, content: sent[index]!.content, other: sent[already]!.content, otherIndex: already },
+    })),
+  ];
 }
 
 /** "Mark the plan done": every item completed, or null when they all are. */
 export function completeAll(items: readonly PlanItem[]): Proposal {
   if (items.every((item) => item.status === 'completed')) return null;
   return proposed(items).map((item) => ({ ...item, status: 'completed' }));
+}
+
+/**
+ * The person's version back where the agent's plan undid it (issue 16.1): a dropped step re-added
+ * where it stood, their wording restored, a step they deleted deleted again. Null when the plan
+ * already says what they had.
+ */
+export function undoOverride(items: readonly PlanItem[], override: PlanOverride): Proposal {
+  switch (override.kind) {
+    case 'dropped': {
+      const same = (item: PlanItem) => item.content.trim().toLowerCase() === override.item.content.trim().toLowerCase();
+      if (items.some(same)) return null;
+      return insertAt(items, { content: override.item.content, status: override.item.status === 'completed' ? 'completed' : 'pending' }, override.index);
+    }
+    case 'reworded_back':
+      return rewordItem(items, override.id, override.yours);
+    case 'restored':
+      return deleteItem(items, override.item.id);
+  }
+}
+
+/** Re-adds a deleted step at its old position (clamped): the undo of a delete. */
+export function insertAt(items: readonly PlanItem[], step: ProposedPlanItem, index: number): Proposal {
+  const list = proposed(items);
+  list.splice(Math.max(0, Math.min(list.length, index)), 0, step);
+  return list;
+}
+
+/** Starts `id` and sets the step that was in progress (`otherId`) back to pending, in one edit. */
+export function startInstead(items: readonly PlanItem[], id: string, otherId: string): Proposal {
+  if (!items.some((item) => item.id === id)) return null;
+  return proposed(items).map((item) =>
+    item.id === id ? { ...item, status: 'in_progress' } : item.id === otherId && item.status === 'in_progress' ? { ...item, status: 'pending' } : item,
+  );
 }

@@ -2,9 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { PlanSnapshot, ProposedPlanItem } from '../../common/contract';
 import { ErrorCodes } from '../../common/errorCodes';
+import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
-import { placeProblems, type PlacedProblems, type Proposal } from './proposals';
+import { aboutTheChangedStep, placeProblems, type PlacedProblems, type Proposal } from './proposals';
 
 export interface BoardErrors extends PlacedProblems {
   /** The plan changed before the edit arrived: the board now shows the current plan. */
@@ -26,6 +27,9 @@ export interface PlanState {
    * that edit stored. Resolves true when main accepted it (or there was nothing to change).
    */
   edit(base: PlanSnapshot, operation: Operation, madeBy: 'add' | 'item'): Promise<boolean>;
+  /** Where the agent's latest plan undid the person's edit, until they put it back or dismiss it. */
+  overrides: PlanOverride[];
+  dismissOverride(override: PlanOverride | 'all'): void;
 }
 
 /**
@@ -35,20 +39,28 @@ export interface PlanState {
 export function usePlan(sessionId: string): PlanState {
   const [snapshot, setSnapshot] = useState<PlanSnapshot | null>(null);
   const [errors, setErrors] = useState<BoardErrors>(noErrors);
+  const [overrides, setOverrides] = useState<PlanOverride[]>([]);
   const latest = useRef<PlanSnapshot | null>(null);
   const previousEdit = useRef<Promise<PlanSnapshot | null> | null>(null);
 
   const show = useCallback((next: PlanSnapshot, force = false) => {
     if (!force && latest.current !== null && next.version <= latest.current.version) return;
+    const newer = latest.current !== null && next.version > latest.current.version;
     latest.current = next;
     // A new stored version is rendered at once, in the task that brought it, not a task later.
-    flushSync(() => setSnapshot(next));
+    flushSync(() => {
+      setSnapshot(next);
+      // A refusal was about the plan as it stood: once it changes, the refusal no longer applies (16.6).
+      if (newer && !force) setErrors(noErrors);
+      if (next.overrides?.length) setOverrides(next.overrides);
+    });
   }, []);
 
   useEffect(() => {
     latest.current = null;
     setSnapshot(null);
     setErrors(noErrors);
+    setOverrides([]);
     let live = true;
     const unsubscribe = api.on('plan.changed', (next) => show(next));
     void api.request('plan.get', {}).then((result) => {
@@ -74,8 +86,9 @@ export function usePlan(sessionId: string): PlanState {
         if (current) show(current, true);
         setErrors({ ...noErrors, conflict: message });
       } else if (code === ErrorCodes.planInvalid) {
-        const problems = (details as { problems?: { index: number | null; message: string }[] } | undefined)?.problems;
-        setErrors({ ...placeProblems(items, problems ?? [{ index: null, message }], madeBy), conflict: null });
+        type Problem = { index: number | null; message: string; code?: string; params?: Record<string, string | number> };
+        const problems = (details as { problems?: Problem[] } | undefined)?.problems ?? [{ index: null, message }];
+        setErrors({ ...placeProblems(items, aboutTheChangedStep(problems, items, from.items), madeBy), conflict: null });
       } else {
         const placed = placeProblems(items, [{ index: null, message }], madeBy);
         setErrors({ ...placed, conflict: null });
@@ -87,6 +100,8 @@ export function usePlan(sessionId: string): PlanState {
 
   const edit = useCallback(
     (base: PlanSnapshot, operation: Operation, madeBy: 'add' | 'item'): Promise<boolean> => {
+      // The person acts: an earlier refusal is answered by what they do now.
+      setErrors(noErrors);
       const before = previousEdit.current;
       const run = async (): Promise<PlanSnapshot | null> => {
         let from = base;
@@ -108,5 +123,9 @@ export function usePlan(sessionId: string): PlanState {
     [send],
   );
 
-  return { snapshot, errors, edit };
+  const dismissOverride = useCallback((override: PlanOverride | 'all') => {
+    setOverrides((current) => (override === 'all' ? [] : current.filter((o) => o !== override)));
+  }, []);
+
+  return { snapshot, errors, edit, overrides, dismissOverride };
 }

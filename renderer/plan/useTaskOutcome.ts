@@ -1,25 +1,36 @@
 import { useEffect, useState } from 'react';
+import type { AgentState, TaskOutcome } from '../../common/agentEvents';
 import { api } from '../api';
 
+const outcomeOfState: Partial<Record<AgentState, TaskOutcome>> = {
+  done: 'done',
+  stopped_unfinished: 'stopped_unfinished',
+  cancelled: 'cancelled',
+  error: 'error',
+};
+
 /**
- * Whether the open session's last task was stopped by the completion gate with its plan
- * unfinished: live from `task_finished`, and on opening from the agent's state or, after a
- * restart, from the session's recorded last outcome.
+ * How the open session's last task ended, as recorded: live from `task_finished`, and on opening
+ * from the agent's state or, after a restart, from the session's recorded last outcome. The board
+ * settles it against the plan as it stands (common/plan/sessionState.ts).
  */
-export function useStoppedUnfinished(sessionId: string): { stopped: boolean; running: boolean } {
-  const [stopped, setStopped] = useState(false);
+export function useTaskOutcome(sessionId: string): { outcome: TaskOutcome | null; running: boolean; openAtEnd: number | undefined } {
+  const [outcome, setOutcome] = useState<TaskOutcome | null>(null);
+  const [openAtEnd, setOpenAtEnd] = useState<number | undefined>(undefined);
   const [running, setRunning] = useState(false);
 
   useEffect(() => {
     let live = true;
-    setStopped(false);
+    setOutcome(null);
+    setOpenAtEnd(undefined);
     const unsubscribe = api.on('agent.event', (event) => {
       if (event.type === 'task_started') {
         setRunning(true);
-        setStopped(false);
+        setOutcome(null);
       } else if (event.type === 'task_finished') {
         setRunning(false);
-        setStopped(event.outcome === 'stopped_unfinished');
+        setOutcome(event.outcome);
+        setOpenAtEnd(event.openSteps);
       }
     });
     void (async () => {
@@ -28,12 +39,15 @@ export function useStoppedUnfinished(sessionId: string): { stopped: boolean; run
       setRunning(status.value.running);
       if (status.value.running) return;
       if (status.value.state !== 'idle') {
-        setStopped(status.value.state === 'stopped_unfinished');
+        setOutcome(outcomeOfState[status.value.state] ?? null);
+        setOpenAtEnd(status.value.openAtEnd);
         return;
       }
       const sessions = await api.request('session.list', {});
       if (!live || !sessions.ok) return;
-      setStopped(sessions.value.find((session) => session.id === sessionId)?.lastOutcome === 'stopped_unfinished');
+      const session = sessions.value.find((s) => s.id === sessionId);
+      setOutcome(session?.lastOutcome ?? null);
+      setOpenAtEnd(session?.openAtEnd);
     })();
     return () => {
       live = false;
@@ -41,5 +55,5 @@ export function useStoppedUnfinished(sessionId: string): { stopped: boolean; run
     };
   }, [sessionId]);
 
-  return { stopped, running };
+  return { outcome, running, openAtEnd };
 }

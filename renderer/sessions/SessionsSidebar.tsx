@@ -1,3 +1,4 @@
+import { settledOutcome } from '../../common/plan/sessionState';
 import { useState, type KeyboardEvent } from 'react';
 import type { AgentState, TaskOutcome } from '../../common/agentEvents';
 import type { RecentFolder, SessionSummary, WorkspaceInfo } from '../../common/contract';
@@ -83,7 +84,7 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
             {sessions.map((session) => {
               const current = session.id === workspace.sessionId;
               const title = sessionTitle(session, t);
-              const outcome = current && running ? null : session.lastOutcome;
+              const outcome = current && running ? null : settledOutcome(session.lastOutcome, session.openSteps, session.openAtEnd);
               return (
                 <li key={session.id} className={`session-row${current ? ' is-current' : ''}`}>
                   <button

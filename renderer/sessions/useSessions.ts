@@ -43,6 +43,8 @@ export function useSessions(workspace: WorkspaceInfo | null | undefined): Sessio
       }),
     [refresh],
   );
+  // A plan marked done (or reopened) after the task changes how the session stands.
+  useEffect(() => api.on('plan.changed', () => void refresh()), [refresh]);
 
   const act = useCallback(
     async <T,>(run: () => Promise<Result<T>>): Promise<Result<T>> => {

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalMode } from '../../common/approvals';
 import type { AgentState, Usage } from '../../common/agentEvents';
+import { unfinishedItems } from '../../common/plan/render';
+import { settledAgentState } from '../../common/plan/sessionState';
 import { api } from '../api';
 
 export interface AgentStatusView {
@@ -26,6 +28,22 @@ const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, ca
  */
 export function useAgentStatus(sessionId: string | null): AgentStatusView {
   const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode' | 'clearError'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
+  // The plan's open steps: a task that ended with steps open is not "Done", one marked done is (16.4).
+  const [openSteps, setOpenSteps] = useState<number | undefined>(undefined);
+  const [openAtEnd, setOpenAtEnd] = useState<number | undefined>(undefined);
+
+  useEffect(() => {
+    let live = true;
+    setOpenSteps(undefined);
+    const unsubscribe = api.on('plan.changed', (plan) => setOpenSteps(unfinishedItems(plan.items).length));
+    void api.request('plan.get', {}).then((result) => {
+      if (live && result.ok) setOpenSteps((current) => current ?? unfinishedItems(result.value.items).length);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [sessionId]);
 
   useEffect(() => {
     let live = true;
@@ -33,12 +51,16 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
       if (event.type === 'state') setStatus((current) => ({ ...current, state: event.state }));
       else if (event.type === 'usage') setStatus((current) => ({ ...current, usage: event.session }));
       else if (event.type === 'task_started') setStatus((current) => ({ ...current, running: true }));
-      else if (event.type === 'task_finished') setStatus((current) => ({ ...current, running: false }));
+      else if (event.type === 'task_finished') {
+        setStatus((current) => ({ ...current, running: false }));
+        setOpenAtEnd(event.openSteps);
+      }
     });
     void api.request('agent.status', {}).then((result) => {
       if (!live || !result.ok) return;
       const { state, running, model, usage, approvalMode } = result.value;
       setStatus({ state, running, model, usage, approvalMode });
+      setOpenAtEnd(result.value.openAtEnd);
     });
     return () => {
       live = false;
@@ -54,5 +76,5 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
 
   const clearError = useCallback(() => setStatus((current) => (current.state === 'error' && !current.running ? { ...current, state: 'idle' } : current)), []);
 
-  return { ...status, setApprovalMode, clearError };
+  return { ...status, state: settledAgentState(status.state, status.running, openSteps, openAtEnd), setApprovalMode, clearError };
 }

@@ -15,7 +15,7 @@ import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 const READ = 'Read the existing code';
 const WRITE = 'Write hello.py';
 const RUN = 'Run it and check the output';
-const REFUSAL = 'Only one item can be in_progress';
+const REFUSAL = 'Only one step can be in progress: “Read the existing code” already is.';
 
 const home = tempDir('home');
 const root = tempDir('ws');

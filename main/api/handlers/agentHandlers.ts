@@ -34,6 +34,7 @@ export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'tas
         pendingApprovals: agent?.approvals.pending ?? [],
         queued: agent?.queued ?? [],
         ...(agent && session ? { context: agent.contextUsage(core.modelSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files } : {}),
+        ...(agent?.lastOpenSteps === undefined ? {} : { openAtEnd: agent.lastOpenSteps }),
       });
     },
     'context.compact': async () => {

@@ -1,8 +1,11 @@
 import { memo, useId } from 'react';
 import type { ChatItem } from '../../../common/chat';
+import type { PlanItem } from '../../../common/plan/types';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useExpanded } from '../chatContext';
 import { ChevronIcon, InfoIcon } from '../icons';
+import { OverrideNotice } from '../../plan/OverrideNotice';
+import { undoOverrideEdit } from '../../plan/undoOverrideEdit';
 
 type NoticeItem = Extract<ChatItem, { kind: 'notice' }>;
 
@@ -11,13 +14,18 @@ const labels = {
   gate: 'chat.notice.gate',
   plan_update: 'chat.notice.planUpdate',
   max_tokens: 'chat.notice.maxTokens',
+  plan_override: 'chat.notice.planOverride',
 } as const;
 
 /** Something Keel told the model on its own; opens to show exactly what it was told. */
-export const NoticeRow = memo(function NoticeRow({ item }: { item: NoticeItem }) {
+export const NoticeRow = memo(function NoticeRow({ item, planItems }: { item: NoticeItem; planItems?: readonly PlanItem[] }) {
   const { t } = useI18n();
   const [open, setOpen] = useExpanded(item.id, false);
   const id = useId();
+  if (item.notice === 'plan_override' && item.overrides) {
+    // For the person, not the model: what the agent undid of their edit, with theirs one click away.
+    return <OverrideNotice overrides={item.overrides} onUndo={undoOverrideEdit} items={planItems} className="chat-notice notice-plan_override" />;
+  }
   const label = item.notice in labels ? t(labels[item.notice as keyof typeof labels]) : item.notice;
   return (
     <div className={`chat-notice notice-${item.notice}`}>

@@ -29,6 +29,8 @@ export const OutcomeRow = memo(function OutcomeRow({ item, actionable, unfinishe
         <div className="chat-outcome outcome-cancelled" data-outcome="cancelled">
           <StopIcon />
           <span>{t('chat.outcome.cancelled')}</span>
+          {/* Continue after any stop, the person's too, while the plan has open steps (issue 16.8). */}
+          {actionable && unfinished && unfinished.length > 0 ? <ContinueButton /> : null}
         </div>
       );
     case 'stopped_unfinished':
@@ -47,6 +49,36 @@ export const OutcomeRow = memo(function OutcomeRow({ item, actionable, unfinishe
       return <ErrorCard message={item.message ?? ''} actionable={actionable} />;
   }
 });
+
+function ContinueButton() {
+  const { t } = useI18n();
+  const { store } = useChat();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-primary button-small outcome-continue"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void store.send(t('chat.continueMessage')).then((failed) => {
+            setError(failed);
+            setBusy(false);
+          });
+        }}
+      >
+        {t('chat.outcome.continue')}
+      </button>
+      {error && (
+        <span className="error-message" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
 
 function UnfinishedCard({ actionable, unfinished }: { actionable: boolean; unfinished: readonly PlanItem[] | null }) {
   const { t } = useI18n();

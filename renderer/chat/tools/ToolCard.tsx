@@ -10,12 +10,13 @@ import { FileChangeBody, fileChangeDiff } from './FileChangeBody';
 import { plural } from '../plural';
 import { ReadBody } from './ReadBody';
 import { ResultText } from './ResultText';
+import { isStaleRewriteRefusal } from '../../../common/plan/rules';
 import { TodoBody, todoSummary } from './TodoBody';
 import { countResults, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
 
 export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished';
+type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished' | 'redo';
 
 interface Description {
   icon: ReactNode;
@@ -63,6 +64,8 @@ export const ToolCard = memo(function ToolCard({ item, running, previousTodo }: 
 function phaseOf(item: ToolItem, approval: ToolApproval | undefined, running: boolean): Phase {
   if (item.result) {
     if (item.result.isError && isStopped(item.result.content)) return 'stopped';
+    // Refused only because the person edited the plan first: the agent redoes it, nothing failed.
+    if (item.name === 'todo' && item.result.isError && isStaleRewriteRefusal(item.result.content)) return 'redo';
     if (approval?.decision === 'deny' || (item.result.isError && isDenied(item.result.content))) return 'denied';
     return item.result.isError ? 'error' : 'done';
   }
@@ -90,6 +93,8 @@ function PhaseBadge({ phase, approval }: { phase: Phase; approval: ToolApproval 
       return <span className="chip">{t('chat.tool.noResult')}</span>;
     case 'stopped':
       return <span className="chip">{t('chat.tool.stopped')}</span>;
+    case 'redo':
+      return <span className="chip">{t('chat.plan.redoLabel')}</span>;
     default:
       return approval?.decision === 'allow_session' ? (
         <span className="chip">{t('chat.tool.allowedSession')}</span>
@@ -169,8 +174,8 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
       return {
         icon: <PlanIcon />,
         label: t('chat.tool.todo'),
-        summary: todoSummary(item.input, t),
-        body: <TodoBody item={item} previous={previousTodo} />,
+        summary: phase === 'redo' ? t('chat.plan.redoSummary') : todoSummary(item.input, t, previousTodo),
+        body: <TodoBody item={item} previous={previousTodo} redo={phase === 'redo'} />,
         open: failed,
       };
     default:
