@@ -4,10 +4,18 @@ import type { PlanItem, PlanVersion } from '../../common/plan/types';
  * How plan versions are kept in the transcript. The first version is written whole; each later one
  * as `delta` against the version before it (`base`): the items in order, each with its id and only
  * the fields that differ from that item in the base (a new item has all of them, `activeForm: null`
- * removes one). A status change costs a few bytes instead of the whole plan again.
+ * removes one). A status change costs a few bytes instead of the whole plan again. `open` counts the
+ * steps not completed, so the sessions list can tell how a session stands from the tail alone.
  */
 export function planRecord(version: PlanVersion, base: PlanVersion | null): Record<string, unknown> {
-  const head = { type: 'plan', version: version.version, source: version.source, at: version.at, ...(version.overrides ? { overrides: version.overrides } : {}) };
+  const head = {
+    type: 'plan',
+    version: version.version,
+    source: version.source,
+    at: version.at,
+    open: version.items.filter((item) => item.status !== 'completed').length,
+    ...(version.overrides ? { overrides: version.overrides } : {}),
+  };
   if (base === null) return { ...head, items: version.items };
   const before = new Map(base.items.map((item) => [item.id, item]));
   const delta = version.items.map((item) => {

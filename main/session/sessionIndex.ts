@@ -68,8 +68,13 @@ function summarise(path: string): SessionSummary {
  * it done, say), else from what the end record counted.
  */
 function openStepsAfter(tail: Record<string, unknown>[], lastEndAt: number): number | undefined {
-  const lastPlanAt = tail.findLastIndex((r) => r.type === 'plan' && Array.isArray(r.items));
-  if (lastPlanAt > lastEndAt) return (tail[lastPlanAt]!.items as { status?: unknown }[]).filter((item) => item?.status !== 'completed').length;
+  const lastPlanAt = tail.findLastIndex((r) => r.type === 'plan');
+  if (lastPlanAt > lastEndAt) {
+    const plan = tail[lastPlanAt]!;
+    if (typeof plan.open === 'number') return plan.open;
+    // Written before plan records counted their open steps: only a whole record can say.
+    if (Array.isArray(plan.items)) return (plan.items as { status?: unknown }[]).filter((item) => item?.status !== 'completed').length;
+  }
   return countAt(tail[lastEndAt]);
 }
 

@@ -227,11 +227,14 @@ describe('plan versions in the transcript', () => {
     expect(snapshot(second.session.plan)).toEqual(v1);
   });
 
-  it('refuses a board edit with an item over 500 characters, in the validator\'s words', async () => {
+  it('refuses a board edit with an item over 500 characters, in the validator\'s words; a 3 MB one already at the contract', async () => {
     const first = start();
-    const result = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(3 * 1024 * 1024) }] })) as Result<PlanSnapshot>;
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toContain('Item 1 is 3145728 characters long; at most 500 are allowed');
+    const long = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(600) }] })) as Result<PlanSnapshot>;
+    expect(long.ok).toBe(false);
+    if (!long.ok) expect(long.error.message).toContain('Item 1 is 600 characters long; at most 500 are allowed');
+    const huge = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(3 * 1024 * 1024) }] })) as Result<PlanSnapshot>;
+    expect(huge.ok).toBe(false);
+    if (!huge.ok) expect(huge.error.message).toContain('Too long');
     expect(lines(first.session.transcriptPath).filter((l) => l.includes('"type":"plan"'))).toEqual([]);
   });
 });
