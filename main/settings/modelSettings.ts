@@ -6,7 +6,8 @@ import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/t
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
 import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+// The SDK's own list retired claude-sonnet-4-5 on 30 November 2026; its newest Sonnet is the default.
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const DEFAULT_MAX_TOKENS = 16_000;
 
 export const SettingsFileSchema = z

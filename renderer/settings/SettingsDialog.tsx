@@ -271,9 +271,9 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                   autoComplete="off"
                 />
                 <datalist id={`${id}-models`}>
-                  <option value="claude-sonnet-4-5" />
-                  <option value="claude-opus-4-5" />
-                  <option value="claude-haiku-4-5" />
+                  <option value="claude-sonnet-5-5" />
+                  <option value="claude-opus-5-5" />
+                  <option value="claude-haiku-5-5" />
                 </datalist>
                 {errorFor('model')}
               </Field>

@@ -182,7 +182,7 @@ describe('the workbench window (keel web)', () => {
   test('the empty workbench: plan, chat, collapsed terminal, and a status bar with model and state', async () => {
     const page = await openWorkbench();
     const bar = statusBar(page);
-    await expect.poll(() => bar.innerText()).toContain('claude-sonnet-4-5');
+    await expect.poll(() => bar.innerText()).toContain('claude-sonnet-5-5');
     expect(await bar.innerText()).toContain('Idle');
     expect(await bar.innerText()).toMatch(/0 in · 0 out/);
     expect(await page.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')).toBe('false');

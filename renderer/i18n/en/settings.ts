@@ -75,7 +75,7 @@ export const settings = {
 
   'settings.error.apiKey': 'Paste the key as it was given to you.',
   'settings.error.baseURL': 'Enter a full URL such as https://api.anthropic.com, or leave the field empty.',
-  'settings.error.model': 'Enter a model name such as claude-sonnet-4-5.',
+  'settings.error.model': 'Enter a model name such as claude-sonnet-5-5.',
   'settings.error.maxTokens': 'Enter a whole number from 1 to 1,000,000.',
   'settings.error.reminderRounds': 'Enter a whole number from 1 to 100.',
   'settings.error.gateBound': 'Enter a whole number from 0 to 20.',

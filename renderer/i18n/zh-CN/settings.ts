@@ -76,7 +76,7 @@ export const settings: Record<keyof typeof en, string> = {
 
   'settings.error.apiKey': '请按原样粘贴你获得的密钥。',
   'settings.error.baseURL': '请输入完整的 URL，例如 https://api.anthropic.com，或者留空。',
-  'settings.error.model': '请输入模型名称，例如 claude-sonnet-4-5。',
+  'settings.error.model': '请输入模型名称，例如 claude-sonnet-5-5。',
   'settings.error.maxTokens': '请输入 1 到 1,000,000 之间的整数。',
   'settings.error.reminderRounds': '请输入 1 到 100 之间的整数。',
   'settings.error.gateBound': '请输入 0 到 20 之间的整数。',
