@@ -14,6 +14,7 @@ import { WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../se
 import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
+import { attachmentHandlers } from './handlers/attachmentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
 import { planHandlers } from './handlers/planHandlers';
 import { sessionHandlers } from './handlers/sessionHandlers';
@@ -72,6 +73,7 @@ export class KeelCore {
       ...settingsHandlers(this),
       ...terminalHandlers(this),
       ...changesHandlers(this),
+      ...attachmentHandlers(this),
     };
   }
 

@@ -9,6 +9,9 @@ import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
 import { restorePlanHistory } from './restorePlan';
 import { readTranscript, TranscriptWriter } from './transcript';
+import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
+import type { ImageMediaType } from '../images/imageFormat';
+import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
 
 export const TRANSCRIPT_FORMAT = 1;
 
@@ -38,6 +41,8 @@ export class WorkspaceSession {
   readonly usage: UsageTotals;
   private readonly rules: Set<string>;
   private mode: ApprovalMode | null;
+  /** Pictures of the conversation, shared by every session in the data folder. */
+  readonly images: ImageBlobStore;
 
   private constructor(
     readonly workspace: string,
@@ -48,8 +53,11 @@ export class WorkspaceSession {
     /** What was skipped while loading the transcript, for the person to see. */
     readonly warnings: string[],
     conversation: Conversation,
+    images: ImageBlobStore,
   ) {
-    this.messages = conversation.messages;
+    this.images = images;
+    // The transcript names its pictures; the model needs their bytes again.
+    this.messages = conversation.messages.map((message) => messageFromTranscript(message, images));
     this.seen = conversation.agentSeenVersion;
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
@@ -70,7 +78,7 @@ export class WorkspaceSession {
 
   appendMessage(message: ChatMessage): void {
     this.messages.push(message);
-    this.transcript.append({ type: 'message', message, at: new Date().toISOString() });
+    this.transcript.append({ type: 'message', message: messageForTranscript(message, this.images), at: new Date().toISOString() });
   }
 
   recordUsage(round: UsageTotals): void {
@@ -105,6 +113,11 @@ export class WorkspaceSession {
     this.transcript.append({ type: 'approval_rule', rule, allowed: false, at: new Date().toISOString() });
   }
 
+  /** Keeps a picture (base64) in the blob store; the chat shows it by the returned name. */
+  keepImage(image: { mediaType: ImageMediaType; data: string }): { ref: ImageRef; mediaType: ImageMediaType } {
+    return { ref: this.images.put(Buffer.from(image.data, 'base64'), image.mediaType), mediaType: image.mediaType };
+  }
+
   /** Task boundaries and outcomes, for the history and for a person reading the transcript. */
   recordTask(event: Record<string, unknown>): void {
     this.transcript.append({ type: 'task', ...event, at: new Date().toISOString() });
@@ -124,24 +137,24 @@ export class WorkspaceSession {
       if (!path) {
         throw new WorkspaceError(`There is no session "${options.sessionId}" for ${workspace}. Omit --resume to start a new one.`);
       }
-      return WorkspaceSession.load(workspace, path);
+      return WorkspaceSession.load(workspace, path, dataDir);
     }
     const latest = readdirSync(dir)
       .filter((name) => name.endsWith('.jsonl'))
       .sort()
       .at(-1);
-    return latest && !options.fresh ? WorkspaceSession.load(workspace, join(dir, latest)) : WorkspaceSession.create(workspace, dir);
+    return latest && !options.fresh ? WorkspaceSession.load(workspace, join(dir, latest), dataDir) : WorkspaceSession.create(workspace, dir, dataDir);
   }
 
-  private static create(workspace: string, dir: string): WorkspaceSession {
+  private static create(workspace: string, dir: string, dataDir: string): WorkspaceSession {
     const id = newSessionId();
     const path = join(dir, `${id}.jsonl`);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null });
+    return new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null }, new ImageBlobStore(dataDir));
   }
 
-  private static load(workspace: string, path: string): WorkspaceSession {
+  private static load(workspace: string, path: string, dataDir: string): WorkspaceSession {
     const { records, warnings } = readTranscript(path);
     const id = basename(path, '.jsonl');
     const restored = restorePlanHistory(records.filter((r) => r.type === 'plan'));
@@ -154,6 +167,7 @@ export class WorkspaceSession {
       new TranscriptWriter(path),
       [...warnings, ...restored.warnings, ...conversation.warnings],
       conversation,
+      new ImageBlobStore(dataDir),
     );
   }
 }

@@ -29,7 +29,8 @@ export interface WebHost {
 }
 
 const HOST = '127.0.0.1';
-const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** A message may carry up to 4 pictures of 5 MB each, as base64. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /**
  * `keel web`: the same core and renderer over loopback. Only 127.0.0.1 is bound; the page and the
