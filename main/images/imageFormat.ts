@@ -83,7 +83,7 @@ function jpegSize(bytes: Uint8Array, view: DataView): ImageSize | null {
 
 export interface CheckedImage {
   mediaType: ImageMediaType;
-  size: ImageSize | null;
+  size: ImageSize;
 }
 
 /**
@@ -101,7 +101,8 @@ export function checkImage(bytes: Uint8Array, claimed?: string, name = 'The imag
     return { ok: false, message: `${name} is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the model takes pictures of at most 5 MB. Make it smaller (scale it down or save it as JPEG) and try again.` };
   }
   const size = imageSize(bytes, mediaType);
-  if (size && (size.width > MAX_IMAGE_EDGE || size.height > MAX_IMAGE_EDGE)) {
+  if (!size) return { ok: false, message: `${name} looks like ${mediaType} but its header is cut off or damaged, so the model could not read it.` };
+  if ((size.width > MAX_IMAGE_EDGE || size.height > MAX_IMAGE_EDGE)) {
     return { ok: false, message: `${name} is ${size.width}×${size.height} px; the model takes pictures of at most ${MAX_IMAGE_EDGE} px a side. Scale it down and try again.` };
   }
   return { ok: true, image: { mediaType, size } };

@@ -24,11 +24,12 @@ export async function readImageFile(absolute: string, shown: string, size: numbe
       return failure(`${name} is ${formatSize(size)}; the model takes pictures of at most 5 MB, and Keel does not scale pictures read from disk. Make a smaller copy (for example with a command-line image tool) and read that.`);
     }
     const bytes = await file.readFile();
+    // A header cut short is no picture the model could see: it is refused as binary, like any other.
+    if (!imageSize(bytes, mediaType)) return null;
     const checked = checkImage(bytes, mediaType, name);
     if (!checked.ok) return failure(`${checked.message} Keel does not scale pictures read from disk: make a smaller copy and read that.`);
-    const dimensions = imageSize(bytes, mediaType);
-    const described = dimensions ? `${dimensions.width}×${dimensions.height} px, ` : '';
-    return { isError: false, content: `"${shown}" is a ${KINDS[mediaType]} picture (${described}${formatSize(bytes.length)}); it follows as an image.`, images: [{ mediaType, data: bytes.toString('base64') }] };
+    const { width, height } = checked.image.size;
+    return { isError: false, content: `"${shown}" is a ${KINDS[mediaType]} picture (${width}×${height} px, ${formatSize(bytes.length)}); it follows as an image.`, images: [{ mediaType, data: bytes.toString('base64') }] };
   } finally {
     await file.close();
   }
