@@ -1,4 +1,4 @@
-import { useCallback, useState, type ClipboardEvent, type DragEvent } from 'react';
+import { useCallback, useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import type { ImageAttachment } from '../../../common/contract';
 import { ACCEPTED_TYPES, ImagePrepareError, prepareImage, type ImageProblem, type PreparedImage } from './downscale';
 
@@ -20,8 +20,10 @@ let counter = 0;
 export function useImageAttachments() {
   const [images, setImages] = useState<PendingImage[]>([]);
   const [problem, setProblem] = useState<AttachProblem | null>(null);
+  // Pictures are prepared one after another, so they line up in the order they were pasted.
+  const queue = useRef<Promise<void>>(Promise.resolve());
 
-  const add = useCallback(async (files: readonly File[]) => {
+  const prepareAll = useCallback(async (files: readonly File[]) => {
     setProblem(null);
     for (const file of files) {
       try {
@@ -40,6 +42,13 @@ export function useImageAttachments() {
       }
     }
   }, []);
+  const add = useCallback(
+    (files: readonly File[]) => {
+      queue.current = queue.current.then(() => prepareAll(files));
+      return queue.current;
+    },
+    [prepareAll],
+  );
 
   const onPaste = useCallback(
     (event: ClipboardEvent) => {

@@ -93,10 +93,9 @@ export function useMentions(area: RefObject<HTMLTextAreaElement | null>, text: s
       chosen.current.clear();
       setDismissed(null);
     },
+    // The box stays a textbox (an ARIA combobox would rename it); these tie it to the list while it shows.
     inputProps: {
-      role: 'combobox',
       'aria-autocomplete': 'list' as const,
-      'aria-expanded': showing,
       'aria-controls': showing ? listId : undefined,
       'aria-activedescendant': showing && paths.length > 0 ? `${listId}-option-${active}` : undefined,
     },
