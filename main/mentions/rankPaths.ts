@@ -45,9 +45,8 @@ export function rankPaths(index: RankablePaths, query: string, limit: number): s
 function scoreOf(path: string, nameAt: number, q: string): number {
   if (path.startsWith(q, nameAt)) return NAME_PREFIX;
   if (path.startsWith(q)) return PATH_PREFIX;
-  const found = path.indexOf(q);
-  if (found >= nameAt) return NAME_CONTAINS;
-  if (found >= 0) return PATH_CONTAINS;
+  if (path.indexOf(q, nameAt) >= 0) return NAME_CONTAINS;
+  if (path.includes(q)) return PATH_CONTAINS;
   return fuzzyScore(path, q);
 }
 
