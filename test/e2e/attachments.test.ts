@@ -6,7 +6,7 @@ import { screenshot } from './support/board';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir } from './support/keelWeb';
 import { makePng } from '../support/png';
-import { imagesOf, reply, startScriptedAnthropic, textOf, type ScriptedRequest } from '../support/scriptedAnthropic';
+import { imagesOf, reply, startScriptedAnthropic, textOf, toolUse, type ScriptedRequest } from '../support/scriptedAnthropic';
 
 /*
  * Pictures and @-mentions in the real window (`keel web` in Chromium) against the scripted model:
@@ -32,7 +32,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setUp(settings: object = {}) {
+async function setUp(settings: object = {}, script?: (request: ScriptedRequest, index: number) => ReturnType<typeof reply>) {
   const home = tempDir('attach-home');
   const root = tempDir('attach-ws');
   const folder = join(root.path, 'shop');
@@ -46,12 +46,13 @@ async function setUp(settings: object = {}) {
   const requests: ScriptedRequest[] = [];
   const answer = (request: ScriptedRequest) => {
     requests.push(request);
-    return reply('I have looked at it.');
+    return script ? script(request, requests.length - 1) : reply('I have looked at it.');
   };
   const server = await startScriptedAnthropic({ apiKey: 'k', script: [answer, answer, answer] });
   const keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
   return {
     keel,
+    folder,
     server,
     requests,
     async close() {
@@ -177,6 +178,39 @@ describe('pictures and @-mentions in the window', () => {
       await expect.poll(() => page.locator('.chat-user .chat-image img').count()).toBe(1);
       await expect.poll(() => page.locator('.chat-user .mention-chip').textContent()).toBe('@src/cart/total.ts');
       await screenshot(page, 'attachments-zh-CN-chat');
+    } finally {
+      await env.close();
+    }
+  });
+
+  test('a dropped picture is attached; a picture the agent reads with read_file shows in its card (dark)', async () => {
+    const shot = makePng(320, 200);
+    const env = await setUp({ theme: 'dark' }, (_request, index) =>
+      index === 0 ? reply(toolUse('read_file', { path: 'shots/error.png' })) : reply('The second picture is the same gradient.'),
+    );
+    try {
+      mkdirSync(join(env.folder, 'shots'), { recursive: true });
+      writeFileSync(join(env.folder, 'shots', 'error.png'), shot);
+      const page = await open(env.keel.url);
+      await page.evaluate((base64) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+        const box = document.querySelector('.composer-box')!;
+        box.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      }, makePng(80, 60).toString('base64'));
+      await expect.poll(() => page.locator('.composer-image').count()).toBe(1);
+      await composer(page).fill('Compare with shots/error.png');
+      await composer(page).press('Enter');
+
+      const card = page.locator('.tool-card[data-tool="read_file"]');
+      await expect.poll(() => card.locator('.chat-image img').count(), { timeout: 15_000 }).toBe(1);
+      await page.getByText('The second picture is the same gradient.').waitFor({ timeout: 15_000 });
+      expect(imagesOf(env.requests[0]!.body.messages[0])).toHaveLength(1);
+      const second = env.requests[1]!.body.messages.at(-1);
+      expect(imagesOf(second).map((image) => image.source)).toEqual([{ type: 'base64', media_type: 'image/png', data: shot.toString('base64') }]);
+      await screenshot(page, 'attachments-read-file-dark');
     } finally {
       await env.close();
     }

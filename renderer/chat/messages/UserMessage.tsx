@@ -48,7 +48,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
             disabled={resent}
             onClick={() => {
               setResent(true);
-              void store.send(item.text);
+              void store.send(item.text, item.mentions ? { mentions: item.mentions } : {});
             }}
           >
             {t('chat.sendAgain')}
