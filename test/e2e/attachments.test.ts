@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +14,20 @@ import { imagesOf, reply, startScriptedAnthropic, textOf, toolUse, type Scripted
  * a pasted picture is seen before sending, in the chat after, in the model's request, and again
  * after a reload; a large one is scaled down in the page; `@` completes a path that is sent.
  */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical accessibility problems axe-core finds in the chat panel. */
+async function axeViolations(page: Page): Promise<unknown[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document.querySelector('section.chat-panel')!);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+}
 
 let browser: Browser;
 let opened: { page: Page; errors: string[] }[] = [];
@@ -112,6 +127,7 @@ describe('pictures and @-mentions in the window', () => {
       await composer(page).pressSequentially('app');
       await expect.poll(() => options.allTextContents()).toEqual(['app.tssrc']);
       await screenshot(page, 'attachments-menu');
+      expect(await axeViolations(page)).toEqual([]);
       await composer(page).press('Enter');
       await expect.poll(() => composer(page).inputValue()).toBe('What is wrong in @src/app.ts ');
       await expect.poll(() => options.count()).toBe(0);
@@ -132,6 +148,7 @@ describe('pictures and @-mentions in the window', () => {
       expect(imagesOf(first).map((image) => image.source)).toEqual([{ type: 'base64', media_type: 'image/png', data: png.toString('base64') }]);
       await page.getByText('I have looked at it.').waitFor({ timeout: 15_000 });
       await screenshot(page, 'attachments-chat');
+      expect(await axeViolations(page)).toEqual([]);
 
       // After a reload the chat is rebuilt from the transcript: the thumbnail and the chip are back.
       await page.reload();

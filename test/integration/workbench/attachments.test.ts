@@ -7,7 +7,7 @@ import { dispatchRequest } from '../../../main/api/dispatch';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { makePng, pngHeaderClaiming } from '../../support/png';
 import { imagesOf, reply, text, textOf, toolResultText, toolResults, toolUse } from '../../support/scriptedAnthropic';
-import { eventsOf, realTools, value, waitFor } from './support';
+import { eventsOf, gatedTool, lastBlocks, realTools, value, waitFor } from './support';
 
 // Pictures and @-mentions through the contract, as the window sends them, to the real SDK and the scripted model.
 
@@ -149,3 +149,30 @@ describe('@-mentions', () => {
     expect(userItems(history)[0]!.mentions).toEqual(['src/app.ts', 'src/说明.txt', '../outside.txt']);
   });
 });
+
+describe('a message with a picture and a mention sent while the agent works', () => {
+  it('is queued with both, and the model gets them after the tool results at its next step', async () => {
+    const job = gatedTool('long_job');
+    h = await startAgentHarness([reply(toolUse('long_job', {}, 'toolu_job')), reply(text('Saw the note and the picture.'))], { tools: [...realTools(), job] });
+    writeFileSync(join(h.workspace, 'notes.md'), '# Notes\nShip on Friday.\n');
+    const task = value(await h.core.handlers['task.send']({ text: 'run the job' }));
+    await job.started;
+    const png = makePng(12, 12);
+    const queued = value(await h.core.handlers['task.send']({ text: 'also see @notes.md', images: [{ mediaType: 'image/png', data: png.toString('base64') }], mentions: ['notes.md'] }));
+    expect(queued.queued).toBe(true);
+    const event = eventsOf(h, 'message_queued')[0]!;
+    expect(event.mentions).toEqual(['notes.md']);
+    expect(event.images).toEqual([{ ref: expect.stringMatching(/\.png$/), mediaType: 'image/png' }]);
+    // While it waits, the chat shows it queued with its picture and chip.
+    expect(userItems(value(await h.core.handlers['chat.history']({}))).at(-1)).toMatchObject({ queued: true, mentions: ['notes.md'], images: event.images });
+
+    job.release();
+    await waitFor(() => eventsOf(h!, 'task_finished').find((e) => e.taskId === task.taskId), 'the task to finish');
+    const blocks = lastBlocks(h.server.requests[1]!);
+    expect(blocks.map((b) => b.type)).toEqual(['tool_result', 'text', 'image', 'text']);
+    expect(blocks[1]).toMatchObject({ text: 'also see @notes.md' });
+    expect(blocks[3]).toMatchObject({ text: expect.stringContaining('Ship on Friday.') });
+    expect(userItems(value(await h.core.handlers['chat.history']({}))).at(-1)).toMatchObject({ mentions: ['notes.md'], images: event.images });
+  });
+});
+
