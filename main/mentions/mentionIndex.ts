@@ -1,11 +1,14 @@
 import { listWorkspaceFiles } from './workspaceFiles';
 import { prepareRankable, rankPaths, type RankablePaths } from './rankPaths';
 
+/** A folder such as a home directory could hold millions of files: the index stops here. */
+export const MAX_INDEXED_FILES = 500_000;
+
 export interface MentionIndexOptions {
   /** How old the index may get before a query starts a fresh walk in the background. */
   maxAgeMs?: number;
   /** The walk; by default the workspace's files that git would not ignore. */
-  list?: (root: string, onFile: (relative: string) => void, signal?: AbortSignal) => Promise<void>;
+  list?: (root: string, onFile: (relative: string) => boolean | void, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -37,7 +40,7 @@ export class MentionIndex {
     if (this.building) return this.building;
     const found: string[] = [];
     this.partial = found;
-    this.building = this.list(this.root, (path) => void found.push(path), this.controller.signal)
+    this.building = this.list(this.root, (path) => found.push(path) < MAX_INDEXED_FILES, this.controller.signal)
       .then(() => {
         this.ready = prepareRankable(found);
         this.builtAt = Date.now();
