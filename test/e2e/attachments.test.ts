@@ -209,6 +209,14 @@ describe('pictures and @-mentions in the window', () => {
       mkdirSync(join(env.folder, 'shots'), { recursive: true });
       writeFileSync(join(env.folder, 'shots', 'error.png'), shot);
       const page = await open(env.keel.url);
+      // A file that is not a picture is refused with a message, and nothing is attached.
+      await page.evaluate(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['just text'], 'notes.txt', { type: 'text/plain' }));
+        document.querySelector('.composer-box')!.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      });
+      await expect.poll(() => page.locator('.composer .error-message').textContent()).toBe('Only PNG, JPEG, GIF and WebP pictures can be sent to the agent.');
+      expect(await page.locator('.composer-image').count()).toBe(0);
       await page.evaluate((base64) => {
         const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
         const data = new DataTransfer();
@@ -218,6 +226,7 @@ describe('pictures and @-mentions in the window', () => {
         box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
       }, makePng(80, 60).toString('base64'));
       await expect.poll(() => page.locator('.composer-image').count()).toBe(1);
+      expect(await page.locator('.composer .error-message').count()).toBe(0);
       await composer(page).fill('Compare with shots/error.png');
       await composer(page).press('Enter');
 

@@ -70,8 +70,10 @@ export function useImageAttachments() {
       if (files.length === 0) return;
       event.preventDefault();
       const pictures = files.filter((file) => (ACCEPTED_TYPES as readonly string[]).includes(file.type));
-      if (pictures.length < files.length) setProblem('unsupported');
-      void add(pictures);
+      // Said after the pictures are in, which clears the last problem.
+      void add(pictures).then(() => {
+        if (pictures.length < files.length) setProblem('unsupported');
+      });
     },
     [add],
   );
