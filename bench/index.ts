@@ -5,6 +5,7 @@ import { benchChatStreaming } from './chatStreaming';
 import { benchContextWindow } from './contextWindow';
 import { benchFileTools } from './fileTools';
 import { benchSearch } from './search';
+import { benchMentions } from './mentions';
 import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
@@ -22,6 +23,7 @@ const benches: Record<string, () => unknown> = {
   terminal: benchTerminalThroughput,
   contextWindow: benchContextWindow,
   search: benchSearch,
+  mentions: benchMentions,
 };
 
 for (const [name, run] of Object.entries(benches)) {

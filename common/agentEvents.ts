@@ -3,6 +3,11 @@ import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 
+/** A picture the chat shows, by its blob name (kept here apart from chat.ts, which imports this file). */
+const EventImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
+/** What a person's message carried besides its text. */
+const MessageExtras = { images: z.array(EventImageSchema).optional(), mentions: z.array(z.string()).optional() };
+
 /** What the agent is doing, as the status bar and `keel run` show it. */
 export const AgentStateSchema = z.enum(['idle', 'thinking', 'running_tool', 'waiting_approval', 'done', 'stopped_unfinished', 'cancelled', 'error']);
 export type AgentState = z.infer<typeof AgentStateSchema>;
@@ -20,14 +25,14 @@ export type Usage = z.infer<typeof UsageSchema>;
 
 /** Everything a running task reports, in order: the UI, the CLI and the transcript read the same events. */
 export const AgentEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('task_started'), taskId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('task_started'), taskId: z.string(), text: z.string(), ...MessageExtras }),
   z.object({ type: z.literal('state'), state: AgentStateSchema }),
   z.object({ type: z.literal('text'), delta: z.string() }),
   /** A cut stream is being retried: the text streamed in this round so far is void. */
   z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string() }),
-  z.object({ type: z.literal('tool_result'), id: z.string(), name: z.string(), content: z.string(), isError: z.boolean() }),
+  z.object({ type: z.literal('tool_result'), id: z.string(), name: z.string(), content: z.string(), isError: z.boolean(), images: z.array(EventImageSchema).optional() }),
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
   /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
   z.object({
@@ -45,7 +50,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_requested'), request: ApprovalRequestSchema }),
   z.object({ type: z.literal('approval_resolved'), id: z.string(), decision: z.enum(['allow_once', 'allow_session', 'deny']) }),
   /** A message sent while the agent works waits for its next step. */
-  z.object({ type: z.literal('message_queued'), id: z.string(), text: z.string() }),
+  z.object({ type: z.literal('message_queued'), id: z.string(), text: z.string(), ...MessageExtras }),
   z.object({ type: z.literal('message_taken'), ids: z.array(z.string()) }),
   /** The task ended (stopped) before queued messages were taken: they were not sent. */
   z.object({ type: z.literal('message_dropped'), ids: z.array(z.string()) }),

@@ -3,6 +3,10 @@ import { TaskOutcomeSchema } from './agentEvents';
 import { CompactionInfoSchema } from './contextWindow';
 import { PlanOverrideSchema } from './plan/schemas';
 
+/** A picture in the chat: the name of its blob in the data folder (`chat.image` gives its bytes). */
+export const ChatImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
+export type ChatImage = z.infer<typeof ChatImageSchema>;
+
 /** One entry of the chat as the person sees it; built from the transcript, then kept live from agent events. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -13,6 +17,10 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     queued: z.boolean().optional(),
     /** Queued, then the task stopped before taking it: it never reached the model. */
     notSent: z.boolean().optional(),
+    /** Pictures the person pasted or dropped into the message. */
+    images: z.array(ChatImageSchema).optional(),
+    /** Workspace paths the person @-mentioned, whose contents went to the model with the message. */
+    mentions: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean().optional() }),
   z.object({
@@ -21,7 +29,7 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     name: z.string(),
     input: z.unknown(),
     output: z.string().optional(),
-    result: z.object({ content: z.string(), isError: z.boolean() }).optional(),
+    result: z.object({ content: z.string(), isError: z.boolean(), images: z.array(ChatImageSchema).optional() }).optional(),
   }),
   z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string(), overrides: z.array(PlanOverrideSchema).optional() }),
   z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional(), openSteps: z.number().optional() }),

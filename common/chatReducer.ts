@@ -1,5 +1,5 @@
 import type { AgentEvent } from './agentEvents';
-import type { ChatItem } from './chat';
+import type { ChatImage, ChatItem } from './chat';
 
 const MAX_LIVE_OUTPUT = 64 * 1024;
 
@@ -15,7 +15,7 @@ const MAX_LIVE_OUTPUT = 64 * 1024;
 export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, newId: () => string): ChatItem[] {
   switch (event.type) {
     case 'task_started':
-      return [...items, { kind: 'user', id: `task-${event.taskId}`, text: event.text }];
+      return [...items, { kind: 'user', id: `task-${event.taskId}`, text: event.text, ...extrasOf(event) }];
     case 'text':
       return aboveQueued(items, (body) => {
         const last = body.at(-1);
@@ -33,16 +33,16 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     case 'tool_output':
       return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
     case 'tool_result':
-      return updateTool(items, event.id, (tool) => ({ ...tool, result: { content: event.content, isError: event.isError } }));
+      return updateTool(items, event.id, (tool) => ({ ...tool, result: { content: event.content, isError: event.isError, ...(event.images?.length ? { images: event.images } : {}) } }));
     case 'message_queued':
-      return [...items, { kind: 'user', id: event.id, text: event.text, queued: true }];
+      return [...items, { kind: 'user', id: event.id, text: event.text, ...extrasOf(event), queued: true }];
     case 'message_taken':
     case 'message_dropped': {
       const ids = new Set(event.ids);
       const dropped = event.type === 'message_dropped';
       // Taken: the model's answer before it is complete, the next one starts below the message.
       const settled = aboveQueued(items, endStreaming);
-      return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...(dropped ? { notSent: true } : {}) } : item));
+      return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...extrasOf(item), ...(dropped ? { notSent: true } : {}) } : item));
     }
     case 'notice':
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) }]);
@@ -64,6 +64,11 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     default:
       return [...items];
   }
+}
+
+/** The pictures and mentions a message carries, left out when it has none. */
+function extrasOf(from: { images?: ChatImage[]; mentions?: string[] }): { images?: ChatImage[]; mentions?: string[] } {
+  return { ...(from.images?.length ? { images: from.images } : {}), ...(from.mentions?.length ? { mentions: from.mentions } : {}) };
 }
 
 /** Applies `change` to the chat above the messages still waiting at its bottom, which stay last. */

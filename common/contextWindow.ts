@@ -15,9 +15,25 @@ export function defaultContextWindow(_model: string): number {
  * history just compacted); the API's own usage figures are the baseline.
  */
 export function estimateTokens(value: unknown): number {
-  const text = typeof value === 'string' ? value : JSON.stringify(value ?? '');
-  return Math.ceil(text.length / 4);
+  if (typeof value === 'string') return Math.ceil(value.length / 4);
+  // A picture costs what its pixels cost, not its base64: counted as text, one pasted screenshot
+  // would look like a million tokens and force a summary on every round.
+  let images = 0;
+  const text = JSON.stringify(value ?? '', (_key, field: unknown) => {
+    if (typeof field === 'object' && field !== null && (field as { type?: unknown }).type === 'image') {
+      images++;
+      return 0;
+    }
+    return field;
+  });
+  return Math.ceil(text.length / 4) + images * IMAGE_TOKENS;
 }
+
+/**
+ * The most one picture costs: the API charges about width × height / 750 tokens and scales
+ * pictures to about 1.15 megapixels (a long edge of 1568 px), so about 1,600.
+ */
+export const IMAGE_TOKENS = 1_600;
 
 /** How full the context is, for the meter in the status bar. */
 export const ContextUsageSchema = z.object({

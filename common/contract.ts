@@ -55,6 +55,20 @@ export const AppInfoSchema = z.object({
 
 const none = z.object({}).strict();
 
+export const MAX_IMAGES_PER_MESSAGE = 4;
+export const MAX_MENTIONS_PER_MESSAGE = 20;
+/** Base64 of 5 MB, the API's limit for one picture, with room for padding. */
+const MAX_IMAGE_BASE64_CHARS = 7_000_000;
+
+/** A picture as the window sends it: base64 bytes already scaled to the API's limits. */
+export const ImageAttachmentSchema = z
+  .object({
+    mediaType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    data: z.string().min(1).max(MAX_IMAGE_BASE64_CHARS),
+  })
+  .strict();
+export type ImageAttachment = z.output<typeof ImageAttachmentSchema>;
+
 export const SessionSummarySchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -136,7 +150,13 @@ export const requests = {
   /** Starts a task with the person's message; progress arrives as `agent.event`. */
   'task.send': {
     input: z
-      .object({ text: z.string().trim().min(1).max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`) })
+      .object({
+        text: z.string().trim().min(1).max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`),
+        /** Pictures pasted or dropped into the composer; main checks their bytes again. */
+        images: z.array(ImageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+        /** Workspace paths @-mentioned in the text: their contents go to the model with it. */
+        mentions: z.array(z.string().min(1).max(4096)).max(MAX_MENTIONS_PER_MESSAGE).optional(),
+      })
       .strict(),
     /** `queued`: a task was running, so the message waits for the agent's next step (taskId is then the message's id). */
     output: z.object({ taskId: z.string(), queued: z.boolean() }),
@@ -153,6 +173,14 @@ export const requests = {
   'approval.rules': { input: none, output: z.object({ rules: z.array(z.string()) }) },
   'approval.revoke': { input: z.object({ rule: z.string() }).strict(), output: z.object({ rules: z.array(z.string()) }) },
   'chat.history': { input: none, output: z.array(ChatItemSchema) },
+  /** A picture of the chat by its blob name, for its thumbnail. */
+  'chat.image': { input: z.object({ ref: z.string().max(200) }).strict(), output: z.object({ mediaType: z.string(), data: z.string() }) },
+  /** Workspace files whose paths match what follows an `@` in the composer, best first. */
+  'mentions.query': {
+    input: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(100).optional() }).strict(),
+    /** `ready` is false while the folder's first index is still being built (the paths are then partial). */
+    output: z.object({ paths: z.array(z.string()), ready: z.boolean() }),
+  },
   'session.list': { input: none, output: z.array(SessionSummarySchema) },
   'session.new': { input: none, output: WorkspaceInfoSchema },
   'session.open': { input: z.object({ id: z.string().min(1) }).strict(), output: WorkspaceInfoSchema },

@@ -24,6 +24,7 @@ import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import { createTodoTool } from './todoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
 
 /** The task's end when the service refused the size twice: what happened and what to do. */
 function tooLongMessage(detail: string, window: number, room: readonly CompactionInfo[]): string {
@@ -81,6 +82,8 @@ export class Agent {
   private queue: QueuedMessage[] = [];
   /** The plan's open steps when the last task ended (undefined before one has). */
   lastOpenSteps: number | undefined;
+  /** What queued messages carry for the model besides their text (pictures, mentioned files). */
+  private readonly queuedBlocks = new Map<string, ContentBlockParam[]>();
   readonly approvals = new ApprovalBroker();
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
@@ -125,12 +128,14 @@ export class Agent {
    * A message sent while the agent works: it waits, shown as queued, and is given to the model
    * at its next step, after the tool results, like a plan edit.
    */
-  enqueue(text: string): QueuedMessage {
+  enqueue(text: string, attachments?: MessageAttachments): QueuedMessage {
     if (!this.controller) throw new Error('No task is running: send the message as a new task instead.');
     const message = { id: randomUUID(), text };
     this.queue.push(message);
-    this.options.session.recordTask({ event: 'queued', id: message.id, text });
-    this.emit({ type: 'message_queued', ...message });
+    if (attachments?.blocks.length) this.queuedBlocks.set(message.id, attachments.blocks);
+    const extras = chatExtrasOf(attachments);
+    this.options.session.recordTask({ event: 'queued', id: message.id, text, ...extras });
+    this.emit({ type: 'message_queued', ...message, ...extras });
     return message;
   }
 
@@ -139,7 +144,10 @@ export class Agent {
     if (this.queue.length === 0) return false;
     const taken = this.queue;
     this.queue = [];
-    for (const message of taken) pending.push({ type: 'text', text: message.text });
+    for (const message of taken) {
+      pending.push({ type: 'text', text: message.text }, ...(this.queuedBlocks.get(message.id) ?? []));
+      this.queuedBlocks.delete(message.id);
+    }
     this.options.session.recordTask({ event: 'queue_taken', ids: taken.map((m) => m.id) });
     this.emit({ type: 'message_taken', ids: taken.map((m) => m.id) });
     return true;
@@ -157,30 +165,31 @@ export class Agent {
     await this.currentTask;
   }
 
-  async runTask(text: string): Promise<TaskResult> {
-    return this.startTask(text).done;
+  async runTask(text: string, attachments?: MessageAttachments): Promise<TaskResult> {
+    return this.startTask(text, attachments).done;
   }
 
   /** Starts a task and returns at once with its id; `done` settles when it ends (it never rejects). */
-  startTask(text: string): { taskId: string; done: Promise<TaskResult> } {
+  startTask(text: string, attachments?: MessageAttachments): { taskId: string; done: Promise<TaskResult> } {
     if (this.controller) throw new Error('A task is already running. Stop it first, or wait for it to finish.');
     const controller = new AbortController();
     this.controller = controller;
     const taskId = randomUUID();
     const session = this.options.session;
-    session.recordTask({ event: 'start', taskId, text });
+    const extras = chatExtrasOf(attachments);
+    session.recordTask({ event: 'start', taskId, text, ...extras });
     this.options.changes?.taskStarted(taskId, text);
-    this.emit({ type: 'task_started', taskId, text });
-    const done = this.finishTask(taskId, text, controller);
+    this.emit({ type: 'task_started', taskId, text, ...extras });
+    const done = this.finishTask(taskId, text, controller, attachments?.blocks ?? []);
     this.currentTask = done;
     return { taskId, done };
   }
 
-  private async finishTask(taskId: string, text: string, controller: AbortController): Promise<TaskResult> {
+  private async finishTask(taskId: string, text: string, controller: AbortController, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const session = this.options.session;
     let result: TaskResult;
     try {
-      result = await this.loop(taskId, text, controller.signal);
+      result = await this.loop(taskId, text, controller.signal, blocks);
     } catch (error) {
       result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -190,6 +199,7 @@ export class Agent {
       // A stop ends the task; messages that were still waiting are not sent, and the person is told.
       const dropped = this.queue;
       this.queue = [];
+      this.queuedBlocks.clear();
       this.emit({ type: 'message_dropped', ids: dropped.map((m) => m.id) });
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
@@ -210,7 +220,7 @@ export class Agent {
     return result;
   }
 
-  private async loop(taskId: string, text: string, signal: AbortSignal): Promise<TaskResult> {
+  private async loop(taskId: string, text: string, signal: AbortSignal, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const { session } = this.options;
     const settings = this.options.settings();
     const plan = session.plan;
@@ -235,7 +245,7 @@ export class Agent {
       const room: RoomContext = { client, settings, task: text, signal };
 
       const earlier = earlierPlanNote(session);
-      let pending: ContentBlockParam[] = [{ type: 'text', text }, ...(earlier ? [earlier] : [])];
+      let pending: ContentBlockParam[] = [{ type: 'text', text }, ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
 
@@ -375,7 +385,8 @@ export class Agent {
         await changes?.afterToolCall();
         if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
       }
-      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
+      const images = 'images' in result && result.images?.length ? { images: result.images.map((image) => session.keepImage(image)) } : {};
+      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images });
       results.push(toolResultBlock(call.id, result));
       if (planVersion !== undefined) this.noticeOverrides(planVersion);
     }

@@ -38,6 +38,9 @@ export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBloc
 
 export function toolResultBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API refuses empty text; an empty result still says something.
-  const content = result.content === '' ? '(no output)' : result.content;
+  const text = result.content === '' ? '(no output)' : result.content;
+  const content: ToolResultBlockParam['content'] = result.images?.length
+    ? [{ type: 'text', text }, ...result.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } }))]
+    : text;
   return result.isError ? { type: 'tool_result', tool_use_id: id, content, is_error: true } : { type: 'tool_result', tool_use_id: id, content };
 }

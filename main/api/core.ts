@@ -14,6 +14,7 @@ import { SessionInUseError, WorkspaceError, WorkspaceSession, type OpenSessionOp
 import { TerminalManager } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
+import { attachmentHandlers } from './handlers/attachmentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
 import { pasteHandlers } from './handlers/pasteHandlers';
 import { planHandlers } from './handlers/planHandlers';
@@ -74,6 +75,7 @@ export class KeelCore {
       ...terminalHandlers(this),
       ...changesHandlers(this),
       ...pasteHandlers(this),
+      ...attachmentHandlers(this),
     };
   }
 

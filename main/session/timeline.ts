@@ -2,6 +2,7 @@ import type { ChatItem } from '../../common/chat';
 import { TaskOutcomeSchema } from '../../common/agentEvents';
 import { CompactionInfoSchema } from '../../common/contextWindow';
 import { PlanOverrideSchema } from '../../common/plan/schemas';
+import { messageExtras, resultImages } from './timelineImages';
 
 /**
  * The chat as the person saw it, rebuilt from transcript records in order: their messages,
@@ -13,16 +14,16 @@ import { PlanOverrideSchema } from '../../common/plan/schemas';
 export function timelineFromRecords(records: readonly Record<string, unknown>[]): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, number>();
-  let waiting: { id: string; text: string }[] = [];
+  let waiting: ({ id: string; text: string } & ReturnType<typeof messageExtras>)[] = [];
   let counter = 0;
   for (const record of records) {
     if (record.type === 'task' && record.event === 'start' && typeof record.text === 'string') {
       // Still waiting from a task that never recorded its end (Keel was closed mid-task): never sent.
       for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
       waiting = [];
-      items.push({ kind: 'user', id: `task-${String(record.taskId)}`, text: record.text });
+      items.push({ kind: 'user', id: `task-${String(record.taskId)}`, text: record.text, ...messageExtras(record) });
     } else if (record.type === 'task' && record.event === 'queued' && typeof record.text === 'string') {
-      waiting.push({ id: String(record.id), text: record.text });
+      waiting.push({ id: String(record.id), text: record.text, ...messageExtras(record) });
     } else if (record.type === 'task' && record.event === 'queue_taken' && Array.isArray(record.ids)) {
       const ids = new Set(record.ids.map(String));
       for (const message of waiting) if (ids.has(message.id)) items.push({ kind: 'user', ...message });
@@ -58,7 +59,7 @@ export function timelineFromRecords(records: readonly Record<string, unknown>[])
         } else if (message.role === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
           const at = tools.get(block.tool_use_id);
           const tool = at === undefined ? undefined : items[at];
-          if (tool?.kind === 'tool') items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true } };
+          if (tool?.kind === 'tool') items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true, ...resultImages(block.content) } };
         }
       }
     }

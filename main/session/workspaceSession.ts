@@ -11,6 +11,9 @@ import { planRecord } from './planRecords';
 import { restorePlanHistory } from './restorePlan';
 import { describeOwner, lockSession, type SessionLock } from './sessionLock';
 import { readTranscript, TranscriptWriter } from './transcript';
+import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
+import type { ImageMediaType } from '../images/imageFormat';
+import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
 
 export const TRANSCRIPT_FORMAT = 1;
 
@@ -42,6 +45,8 @@ export class WorkspaceSession {
   private mode: ApprovalMode | null;
   /** This process's claim on the session: one writer per session (see sessionLock). */
   private lock: SessionLock | null = null;
+  /** Pictures of the conversation, shared by every session in the data folder. */
+  readonly images: ImageBlobStore;
 
   private constructor(
     readonly workspace: string,
@@ -52,8 +57,11 @@ export class WorkspaceSession {
     /** What was skipped while loading the transcript, for the person to see. */
     readonly warnings: string[],
     conversation: Conversation,
+    images: ImageBlobStore,
   ) {
-    this.messages = conversation.messages;
+    this.images = images;
+    // The transcript names its pictures; the model needs their bytes again.
+    this.messages = conversation.messages.map((message) => messageFromTranscript(message, images));
     this.seen = conversation.agentSeenVersion;
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
@@ -74,7 +82,7 @@ export class WorkspaceSession {
 
   appendMessage(message: ChatMessage): void {
     this.messages.push(message);
-    this.transcript.append({ type: 'message', message, at: new Date().toISOString() });
+    this.transcript.append({ type: 'message', message: messageForTranscript(message, this.images), at: new Date().toISOString() });
   }
 
   /**
@@ -119,6 +127,11 @@ export class WorkspaceSession {
     this.transcript.append({ type: 'approval_rule', rule, allowed: false, at: new Date().toISOString() });
   }
 
+  /** Keeps a picture (base64) in the blob store; the chat shows it by the returned name. */
+  keepImage(image: { mediaType: ImageMediaType; data: string }): { ref: ImageRef; mediaType: ImageMediaType } {
+    return { ref: this.images.put(Buffer.from(image.data, 'base64'), image.mediaType), mediaType: image.mediaType };
+  }
+
   /** Task boundaries and outcomes, for the history and for a person reading the transcript. */
   recordTask(event: Record<string, unknown>): void {
     this.transcript.append({ type: 'task', ...event, at: new Date().toISOString() });
@@ -150,7 +163,7 @@ export class WorkspaceSession {
           `The session "${options.sessionId}" is open in ${describeOwner(claim.owner)}; two writers would corrupt it. Close it there first, or start a new session (omit --resume).`,
         );
       }
-      return WorkspaceSession.load(workspace, path).holding(claim.lock);
+      return WorkspaceSession.load(workspace, path, dataDir).holding(claim.lock);
     }
     const latest = readdirSync(dir)
       .filter((name) => name.endsWith('.jsonl'))
@@ -158,13 +171,13 @@ export class WorkspaceSession {
       .at(-1);
     if (latest && !options.fresh) {
       const claim = lockSession(join(dir, latest));
-      if (claim.ok) return WorkspaceSession.load(workspace, join(dir, latest)).holding(claim.lock);
+      if (claim.ok) return WorkspaceSession.load(workspace, join(dir, latest), dataDir).holding(claim.lock);
       // The latest session is another process's (a second window or keel web on this folder): a new one, not a shared one.
-      const session = WorkspaceSession.create(workspace, dir);
+      const session = WorkspaceSession.create(workspace, dir, dataDir);
       session.warnings.push(`The latest session of ${workspace} (${basename(latest, '.jsonl')}) is open in ${describeOwner(claim.owner)}, so a new session was started.`);
       return session;
     }
-    return WorkspaceSession.create(workspace, dir);
+    return WorkspaceSession.create(workspace, dir, dataDir);
   }
 
   private holding(lock: SessionLock): this {
@@ -172,17 +185,17 @@ export class WorkspaceSession {
     return this;
   }
 
-  private static create(workspace: string, dir: string): WorkspaceSession {
+  private static create(workspace: string, dir: string, dataDir: string): WorkspaceSession {
     const id = newSessionId();
     const path = join(dir, `${id}.jsonl`);
     const claim = lockSession(path);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    const session = new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null });
+    const session = new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null }, new ImageBlobStore(dataDir));
     return claim.ok ? session.holding(claim.lock) : session;
   }
 
-  private static load(workspace: string, path: string): WorkspaceSession {
+  private static load(workspace: string, path: string, dataDir: string): WorkspaceSession {
     const { records, warnings } = readTranscript(path);
     const id = basename(path, '.jsonl');
     const restored = restorePlanHistory(records.filter((r) => r.type === 'plan'));
@@ -195,6 +208,7 @@ export class WorkspaceSession {
       new TranscriptWriter(path),
       [...warnings, ...restored.warnings, ...conversation.warnings],
       conversation,
+      new ImageBlobStore(dataDir),
     );
   }
 }

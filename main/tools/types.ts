@@ -18,6 +18,8 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /** Pictures for the model after the text (read_file on an image): base64, within the API's limits. */
+  images?: { mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }[];
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {

@@ -88,7 +88,7 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
             ))}
           </div>
         )}
-        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text) => store.send(text)} onStop={() => void store.stop()} onAttach={attachPaste} />
+        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text, extras) => store.send(text, extras)} onStop={() => void store.stop()} onAttach={attachPaste} />
         <div className="visually-hidden" role="status" aria-live="polite">
           {announcement}
         </div>

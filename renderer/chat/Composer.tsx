@@ -3,6 +3,11 @@ import { LIMITS } from '../../common/limits';
 import { useI18n } from '../i18n/I18nProvider';
 import { SendIcon, StopIcon } from './icons';
 import { useRecall } from './useRecall';
+import { ImageAttachments } from './attachments/ImageAttachments';
+import { useImageAttachments } from './attachments/useImageAttachments';
+import { MentionMenu } from './mentions/MentionMenu';
+import { useMentions } from './mentions/useMentions';
+import type { ImageAttachment } from '../../common/contract';
 
 export interface ComposerHandle {
   fill(text: string): void;
@@ -14,7 +19,7 @@ interface ComposerProps {
   disabled: boolean;
   /** The person's earlier messages in this session, oldest first (for ↑). */
   history: readonly string[];
-  onSend(text: string): Promise<string | null>;
+  onSend(text: string, extras?: { images?: ImageAttachment[]; mentions?: string[] }): Promise<string | null>;
   onStop(): void;
   /** Saves a text too long for a message as a file in the workspace: its path, or why not. */
   onAttach(text: string): Promise<{ path: string } | { error: string }>;
@@ -41,6 +46,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const oversize = heldPaste ?? (draftTooLong ? text : null);
   const area = useRef<HTMLTextAreaElement>(null);
   const recall = useRecall(history);
+  const attachments = useImageAttachments();
+  const mentions = useMentions(area, text, setText);
 
   useImperativeHandle(ref, () => ({
     fill(value) {
@@ -71,11 +78,16 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setError(null);
     setText('');
     recall.reset();
-    const failure = await onSend(message);
+    const images = attachments.forSending();
+    const mentioned = mentions.mentionsOf(message);
+    const failure = await onSend(message, { ...(images.length ? { images } : {}), ...(mentioned.length ? { mentions: mentioned } : {}) });
     setSending(false);
     if (failure) {
       setError(failure);
       setText((current) => (current === '' ? message : current));
+    } else {
+      attachments.clear();
+      mentions.reset();
     }
   };
 
@@ -123,6 +135,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing || event.keyCode === 229) return;
+    if (mentions.onKeyDown(event)) return;
     const element = event.currentTarget;
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
@@ -178,7 +191,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           </div>
         </div>
       )}
-      <div className="composer-box">
+      {attachments.problem && (
+        <p className="composer-error error-message" role="alert">
+          {t(`chat.images.problem.${attachments.problem}`, { max: 4 })}
+        </p>
+      )}
+      <div className="composer-box" onPaste={attachments.onPaste} onDragOver={attachments.onDragOver} onDrop={attachments.onDrop}>
+        <MentionMenu mentions={mentions} />
+        <ImageAttachments images={attachments.images} onRemove={attachments.remove} />
         <textarea
           ref={area}
           id="composer-input"
@@ -188,9 +208,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           disabled={disabled}
           aria-label={t('chat.composer.label')}
           placeholder={disabled ? t('chat.composer.noFolder') : running ? t('chat.composer.placeholderRunning') : t('chat.composer.placeholder')}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            mentions.trackCaret(event.target);
+          }}
+          onSelect={(event) => mentions.trackCaret(event.currentTarget)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          {...mentions.inputProps}
         />
         <div className="composer-bar">
           <span className="composer-hint">{running ? t('chat.composer.hintRunning') : t('chat.composer.hint')}</span>

@@ -2,7 +2,7 @@ import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
 import type { ChatItem } from '../../common/chat';
 import { applyAgentEvent } from '../../common/chatReducer';
-import type { KeelApi, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
+import type { ImageAttachment, KeelApi, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanItem } from '../../common/plan/types';
 
@@ -223,8 +223,8 @@ export class ChatStore {
   // ---- what the person does ----------------------------------------------------------------------
 
   /** Starts a task, or queues the message while one runs. Resolves with an error message, or null. */
-  async send(text: string): Promise<string | null> {
-    const result = await this.api.request('task.send', { text });
+  async send(text: string, extras: { images?: ImageAttachment[]; mentions?: string[] } = {}): Promise<string | null> {
+    const result = await this.api.request('task.send', { text, ...extras });
     return result.ok ? null : result.error.message;
   }
 

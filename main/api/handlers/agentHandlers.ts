@@ -5,17 +5,23 @@ import type { KeelCore } from '../core';
 import type { Handlers } from '../dispatch';
 import { readInstructions } from '../../agent/instructions';
 import { ModelError } from '../../agent/modelClient';
+import { prepareMessageAttachments } from './messageAttachments';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
 export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
   return {
     /** While a task runs, a new message is queued for the agent's next step rather than refused. */
-    'task.send': ({ text }) => {
+    'task.send': async ({ text, images, mentions }) => {
       const agent = core.currentAgent;
-      if (!agent) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
-      if (agent.running) return ok({ taskId: agent.enqueue(text).id, queued: true });
-      return ok({ taskId: agent.startTask(text).taskId, queued: false });
+      const session = core.currentSession;
+      if (!agent || !session) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
+      const attachments = await prepareMessageAttachments(session, images, mentions);
+      if (!attachments.ok) return fail(ErrorCodes.badRequest, attachments.message);
+      // The folder may have changed while the mentioned files were read.
+      if (core.currentAgent !== agent) return fail(ErrorCodes.noWorkspace, 'The folder changed while the message was being prepared. Send it again.');
+      if (agent.running) return ok({ taskId: agent.enqueue(text, attachments.value).id, queued: true });
+      return ok({ taskId: agent.startTask(text, attachments.value).taskId, queued: false });
     },
     'task.stop': () => {
       const running = core.currentAgent?.running ?? false;

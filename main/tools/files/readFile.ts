@@ -4,6 +4,7 @@ import type { Tool } from '../types';
 import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
 import { namedEncoding } from './encoding';
+import { readImageFile } from './readImage';
 import { MAX_WHOLE_FILE_BYTES, readLines } from './lineReader';
 import { cutLine, formatSize, MAX_LINE_CHARS } from './text';
 
@@ -34,7 +35,8 @@ export const readFileTool: Tool<typeof inputSchema> = {
     `Returns up to ${READ_DEFAULT_LIMIT} lines and about 100 KB starting at \`offset\`; when more remains, the output ends with a note giving the file's line count and the offset to continue from.`,
     `Lines longer than ${MAX_LINE_CHARS} characters are cut and marked.`,
     'Decodes UTF-8, UTF-16 with a BOM, and legacy encodings such as GBK/GB18030, Shift_JIS or Windows-1252; a non-UTF-8 file starts with a line like `[encoding: GB18030]` naming the encoding assumed, which is not part of the file. If that text looks garbled, read it again with `encoding` set to the right one.',
-    'Binary files and folders are refused (use list_files to see a folder).',
+    'PNG, JPEG, GIF and WebP pictures (up to 5 MB and 8000 px a side) are returned as an image you can see.',
+    'Other binary files and folders are refused (use list_files to see a folder).',
   ].join(' '),
   inputSchema,
   async run(input, context) {
@@ -54,6 +56,8 @@ export const readFileTool: Tool<typeof inputSchema> = {
         return failure(`"${shown}" is a folder, not a file. Use list_files with path "${shown}" to see what is inside it.`);
       }
       if (!info.isFile()) return failure(`"${shown}" is not a regular file (it is a device, socket or pipe) and cannot be read.`);
+      const picture = await readImageFile(resolved.absolute, shown, info.size);
+      if (picture) return picture;
 
       const lines: string[] = [];
       let outputBytes = 0;

@@ -2,6 +2,8 @@ import { memo, useState } from 'react';
 import type { ChatItem } from '../../../common/chat';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useChat, useExpanded } from '../chatContext';
+import { ChatThumbnails } from '../attachments/ChatThumbnail';
+import { MentionText } from '../mentions/MentionText';
 
 type UserItem = Extract<ChatItem, { kind: 'user' }>;
 
@@ -27,7 +29,10 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
         )}
         {item.notSent && <span className="chip chip-warning">{t('chat.notSent')}</span>}
       </div>
-      <div className={`chat-user-text${long && !open ? ' is-clipped' : ''}`}>{item.text}</div>
+      <div className={`chat-user-text${long && !open ? ' is-clipped' : ''}`}>
+        <MentionText text={item.text} mentions={item.mentions} />
+      </div>
+      <ChatThumbnails images={item.images} alt={(n) => t('chat.images.alt', { n })} />
       {long && (
         <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? t('chat.showLess') : t('chat.showMore')}
@@ -43,7 +48,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
             disabled={resent}
             onClick={() => {
               setResent(true);
-              void store.send(item.text);
+              void store.send(item.text, item.mentions ? { mentions: item.mentions } : {});
             }}
           >
             {t('chat.sendAgain')}

@@ -2,6 +2,7 @@ import { useI18n } from '../../i18n/I18nProvider';
 import { plural } from '../plural';
 import type { ToolItem } from './ToolCard';
 import { readContent } from './toolInfo';
+import { ChatThumbnails } from '../attachments/ChatThumbnail';
 
 const SHOWN_LINES = 200;
 
@@ -11,6 +12,14 @@ export function ReadBody({ item }: { item: ToolItem }) {
   const result = item.result;
   if (!result) return <p className="tool-note">{t('chat.tool.pending')}</p>;
   if (result.isError) return <p className="tool-error">{result.content}</p>;
+  if (result.images?.length) {
+    return (
+      <div className="read">
+        <ChatThumbnails images={result.images} alt={() => t('chat.images.readAlt')} />
+        <p className="tool-note">{result.content}</p>
+      </div>
+    );
+  }
   const { lines, notes } = readContent(result.content);
   const shown = lines.slice(0, SHOWN_LINES);
   return (

@@ -146,7 +146,8 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
         summary: stringField(item.input, 'path') ?? '',
         meta: range ? <span className="tool-count">{rangeText(range, t)}</span> : null,
         body: <ReadBody item={item} />,
-        open: failed,
+        // A picture the agent looked at is shown at once: it is what the person wants to see.
+        open: failed || Boolean(result?.images?.length),
       };
     }
     case 'list_files':

@@ -17,6 +17,7 @@ export {
   cut,
   errorStatus,
   hang,
+  imagesOf,
   lastMessage,
   overloaded,
   rateLimited,

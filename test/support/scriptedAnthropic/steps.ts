@@ -139,3 +139,14 @@ export function systemText(request: ScriptedRequest): string {
   if (s === undefined) return '';
   return typeof s === 'string' ? s : s.map((b) => b.text).join('\n');
 }
+
+/** The image blocks of a message or content, those inside tool_result contents included, in order. */
+export function imagesOf(message: Anthropic.MessageParam | ContentOf | undefined): Anthropic.ImageBlockParam[] {
+  if (message === undefined) return [];
+  const content = typeof message === 'string' || Array.isArray(message) ? message : message.content;
+  return blocksOf(content).flatMap((b): Anthropic.ImageBlockParam[] => {
+    if (b.type === 'image') return [b];
+    if (b.type === 'tool_result' && Array.isArray(b.content)) return b.content.filter((inner): inner is Anthropic.ImageBlockParam => inner.type === 'image');
+    return [];
+  });
+}

@@ -172,8 +172,11 @@ function checkBlock(b: unknown, path: string, role: Msg['role'], ctx: Ctx): void
         });
       }
       break;
+    case 'image':
+      checkImage(b, path);
+      break;
     default:
-      break; // image, document, thinking, … pass through unchecked
+      break; // document, thinking, … pass through unchecked
   }
 }
 
@@ -254,4 +257,34 @@ function checkConversation(messages: Msg[]): void {
     const lastIsText = typeof last.content === 'string' || last.content.at(-1)?.type === 'text';
     if (lastIsText && tail !== '' && /\s$/.test(tail)) fail('messages: final assistant content cannot end with trailing whitespace');
   }
+}
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** An image block as the real API checks it: a base64 or url source, a known type, at most 5 MB, bytes of that type. */
+function checkImage(b: Obj, path: string): void {
+  const source = b.source;
+  if (!isObj(source)) fail(`${path}.source: Field required`);
+  if (source.type === 'url') {
+    if (typeof source.url !== 'string') fail(`${path}.source.url: Field required`);
+    return;
+  }
+  if (source.type !== 'base64') fail(`${path}.source.type: Input should be 'base64' or 'url'`);
+  if (typeof source.media_type !== 'string' || !IMAGE_TYPES.includes(source.media_type)) {
+    fail(`${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
+  }
+  if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(source.data)) fail(`${path}.source.data: Input should be a valid base64 string`);
+  const bytes = Buffer.from(source.data, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES) fail(`${path}.source.base64: image exceeds 5 MB maximum: ${bytes.length} bytes > ${MAX_IMAGE_BYTES} bytes`);
+  const actual = mediaTypeOf(bytes);
+  if (actual !== source.media_type) fail(`${path}.source.base64.data: The image was specified using the ${source.media_type} media type, but the image appears to be a ${actual ?? 'unknown'} image`);
+}
+
+function mediaTypeOf(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
 }

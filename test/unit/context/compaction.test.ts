@@ -34,7 +34,8 @@ const resultOf = (messages: ChatMessage[], id: string) =>
 describe('stage 1: clearing older tool results', () => {
   it('never clears the last three rounds, takes images first and then the biggest, and keeps every pair valid', () => {
     const messages = history([50, 400, 10, 200, 300, 300, 300], { image: 2 });
-    const chosen = chooseResultsToClear(messages, { keepRounds: 3, tokensToFree: 2_000 });
+    // The picture frees what a picture costs (about 1,600 tokens), the 400-line result about 1,500.
+    const chosen = chooseResultsToClear(messages, { keepRounds: 3, tokensToFree: 3_500 });
     expect(chosen.map((c) => c.toolUseId)).toEqual(['toolu_2', 'toolu_1', 'toolu_3']);
     const cleared = applyClearing(messages, chosen);
     expect(valid(cleared)).toBeNull();
@@ -127,5 +128,18 @@ describe('knowing the window', () => {
     expect(resolveModelSettings({ contextWindow: 100_000, compactAt: 0.7 }, {})).toMatchObject({ contextWindow: 100_000, compactAt: 0.7 });
     expect(resolveModelSettings({ contextWindow: 100_000 }, { KEEL_CONTEXT_WINDOW: '30000' }).contextWindow).toBe(30_000);
     expect(resolveModelSettings({ contextWindow: 100_000 }, { KEEL_CONTEXT_WINDOW: 'lots' }).contextWindow).toBe(100_000);
+  });
+});
+
+describe('the size estimate of a picture', () => {
+  it('counts a pasted screenshot by its pixels, not by its base64, so it does not force a summary', () => {
+    const data = 'A'.repeat(6_700_000);
+    const content = [
+      { type: 'text', text: 'here is the error' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
+    ];
+    const estimate = estimateTokens(content);
+    expect(estimate).toBeGreaterThanOrEqual(1_600);
+    expect(estimate).toBeLessThan(2_000);
   });
 });
