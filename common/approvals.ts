@@ -23,12 +23,22 @@ export const ApprovalRequestSchema = z.object({
   diff: z.string().optional(),
   /** The rule "Allow for this session" would add, e.g. "command:npm" or "file_change". */
   sessionRule: z.string(),
+  /** For an MCP tool: its server, its own name and the arguments (JSON, capped). */
+  mcp: z.object({ server: z.string(), tool: z.string(), arguments: z.string() }).optional(),
+  /** For an MCP tool: the rule that allows every tool of its server, `mcp:<server>`. */
+  serverRule: z.string().optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 
 export const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('allow_once') }),
-  z.object({ decision: z.literal('allow_session') }),
+  z.object({
+    decision: z.literal('allow_session'),
+    /** MCP tools: allow the whole server (its serverRule) rather than this tool. */
+    scope: z.enum(['tool', 'server']).optional(),
+    /** MCP tools: remember the rule in the settings, for every session. */
+    always: z.boolean().optional(),
+  }),
   z.object({ decision: z.literal('deny'), reason: z.string().max(4000).optional() }),
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;

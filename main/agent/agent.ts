@@ -33,6 +33,12 @@ export interface AgentOptions {
   approvalMode?: () => ApprovalMode;
   /** Keeps what each task did to files, for the Changes view and undo. */
   changes?: ChangeRecorder;
+  /** Tools that come and go (MCP servers), read before every round. */
+  moreTools?: (signal: AbortSignal) => Promise<readonly AgentTool[]>;
+  /** Rules allowed for every session (the settings' MCP allow list). */
+  alwaysAllowed?: () => Iterable<string>;
+  /** "Always allow" on an approval card: keep the rule in the settings. */
+  allowAlways?: (rule: string) => void;
 }
 
 export interface QueuedMessage {
@@ -200,7 +206,6 @@ export class Agent {
         date: new Date().toISOString().slice(0, 10),
         toolNames: this.tools.map((t) => t.name),
       });
-      const tools = toolDefinitions(this.tools);
 
       const earlier = earlierPlanNote(session);
       let pending: ContentBlockParam[] = [{ type: 'text', text }, ...(earlier ? [earlier] : [])];
@@ -215,6 +220,9 @@ export class Agent {
         pending = [];
 
         this.setState('thinking');
+        const roundTools = [...this.tools, ...((await this.options.moreTools?.(signal)) ?? [])];
+        if (signal.aborted) return this.cancelled(taskId, []);
+        const tools = toolDefinitions(roundTools);
         let response: Message;
         try {
           response = await streamRound(
@@ -253,7 +261,7 @@ export class Agent {
           gateContinues = 0;
           // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
           const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
-          pending = await this.runCalls(calls, cut, signal);
+          pending = await this.runCalls(calls, cut, signal, roundTools);
           if (signal.aborted) return this.cancelled(taskId, pending);
           // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
           this.addUserPlanUpdate(pending);
@@ -296,7 +304,7 @@ export class Agent {
     }
   }
 
-  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal): Promise<ContentBlockParam[]> {
+  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ContentBlockParam[]> {
     const { session, changes } = this.options;
     const results: ContentBlockParam[] = [];
     for (const call of calls) {
@@ -306,7 +314,7 @@ export class Agent {
       else if (call === cut) {
         result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
       } else {
-        const refusal = await this.askApproval(call, signal);
+        const refusal = await this.askApproval(call, signal, tools);
         if (refusal) {
           result = refusal;
           this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
@@ -314,7 +322,7 @@ export class Agent {
           continue;
         }
         this.setState('running_tool');
-        result = await runToolCall(this.tools, call, {
+        result = await runToolCall(tools, call, {
           workspace: session.workspace,
           signal,
           onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
@@ -334,13 +342,17 @@ export class Agent {
    * Waits for the person when the approval mode asks for this call. Returns the result to give the
    * model instead of running the tool (denied), or null to run it.
    */
-  private async askApproval(call: ToolUseBlock, signal: AbortSignal): Promise<ToolResult | null> {
+  private async askApproval(call: ToolUseBlock, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ToolResult | null> {
     const session = this.options.session;
     const mode = this.options.approvalMode?.() ?? 'full_auto';
-    if (!needsApproval(mode, call.name, call.input, session.approvalRules)) return null;
+    const always = [...(this.options.alwaysAllowed?.() ?? [])];
+    const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
+    if (!needsApproval(mode, call.name, call.input, rules)) return null;
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input) };
-    if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const mcp = tools.find((t) => t.name === call.name)?.mcp;
+    if (mcp) Object.assign(request, { mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) }, serverRule: mcp.serverRule });
+    else if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
     const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
     if (preview) Object.assign(request, preview);
 
@@ -350,7 +362,11 @@ export class Agent {
     const answer = await asked.decision;
     this.emit({ type: 'approval_resolved', id: asked.request.id, decision: answer.decision });
     session.recordTask({ event: 'approval', tool: call.name, toolUseId: call.id, decision: answer.decision });
-    if (answer.decision === 'allow_session') session.allowForSession(request.sessionRule);
+    if (answer.decision === 'allow_session') {
+      const rule = answer.scope === 'server' && request.serverRule ? request.serverRule : request.sessionRule;
+      if (answer.always && this.options.allowAlways) this.options.allowAlways(rule);
+      else session.allowForSession(rule);
+    }
     if (answer.decision !== 'deny') return null;
     if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
     const reason = answer.reason?.trim();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalMode, ApprovalRequest, ToolKind } from '../../common/approvals';
+import { isMcpToolName, serverSegmentOf } from '../mcp/toolNames';
 
 /** Which tool does what, for the approval modes. Unknown tools are treated as commands: ask. */
 export const TOOL_KINDS: Record<string, ToolKind> = {
@@ -22,6 +23,7 @@ export function toolKind(name: string): ToolKind {
  * `tail …`); for a file change, every file change in the workspace.
  */
 export function sessionRuleFor(name: string, input: unknown): string {
+  if (isMcpToolName(name)) return `tool:${name}`;
   if (toolKind(name) === 'file_change') return 'file_change';
   const command = commandOf(input);
   const programs = command === undefined ? [] : [...new Set(commandPrograms(command) ?? [firstWord(command)])].filter((p) => p !== '');
@@ -30,6 +32,9 @@ export function sessionRuleFor(name: string, input: unknown): string {
 
 /** Pure: whether a call must wait for the person under this mode and the session's rules. */
 export function needsApproval(mode: ApprovalMode, name: string, input: unknown, sessionRules: ReadonlySet<string>): boolean {
+  // An MCP tool can do anything its server does: it asks in every mode but full auto, unless the
+  // tool (`tool:<name>`) or its whole server (`mcp:<server>`) is allowed.
+  if (isMcpToolName(name)) return mode !== 'full_auto' && !sessionRules.has(`tool:${name}`) && !sessionRules.has(`mcp:${serverSegmentOf(name)}`);
   const kind = toolKind(name);
   if (kind === 'read' || kind === 'plan' || mode === 'full_auto') return false;
   if (kind === 'file_change' && mode === 'auto_edits') return false;

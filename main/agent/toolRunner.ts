@@ -6,6 +6,8 @@ import type { Tool, ToolContext, ToolResult } from '../tools/types';
 export interface AgentTool extends Tool {
   /** When set, shown to the model instead of the schema derived from inputSchema. */
   modelSchema?: ApiTool['input_schema'];
+  /** For an MCP server's tool: which server and tool it calls (the approval card shows them). */
+  mcp?: { server: string; tool: string; serverRule: string };
 }
 
 export function toolDefinitions(tools: readonly AgentTool[]): ApiTool[] {
@@ -38,6 +40,6 @@ export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBloc
 
 export function toolResultBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API refuses empty text; an empty result still says something.
-  const content = result.content === '' ? '(no output)' : result.content;
+  const content = result.blocks && result.blocks.length > 0 ? result.blocks : result.content === '' ? '(no output)' : result.content;
   return result.isError ? { type: 'tool_result', tool_use_id: id, content, is_error: true } : { type: 'tool_result', tool_use_id: id, content };
 }

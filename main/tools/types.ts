@@ -1,3 +1,4 @@
+import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { z } from 'zod';
 
 /** What a tool is given besides its input. */
@@ -18,6 +19,11 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /**
+   * When set, sent to the model instead of `content` (text and images in order, e.g. an MCP
+   * tool's answer); `content` is then the text shown in the chat, with images named.
+   */
+  blocks?: (TextBlockParam | ImageBlockParam)[];
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
