@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpServerConfigSchema, McpServerNameSchema, type McpServerConfig } from '../../common/mcp';
+import { McpHttpServerSchema, McpServerConfigSchema, McpServerNameSchema, McpStdioServerSchema, type McpServerConfig } from '../../common/mcp';
 
 export const PROJECT_MCP_FILE = '.mcp.json';
 
@@ -30,25 +30,23 @@ export function parseServers(raw: unknown, file: string): ParsedServers {
     }
     const parsed = McpServerConfigSchema.safeParse(value);
     if (parsed.success) servers.set(name, parsed.data);
-    else errors.push(`${file}: mcpServers.${name}: ${describeConfigIssue(value, parsed.error.issues)}`);
+    else errors.push(`${file}: mcpServers.${name}: ${describeConfigIssue(value)}`);
   }
   return { servers, errors };
 }
 
-function describeConfigIssue(value: unknown, issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  if (typeof value !== 'object' || value === null) return 'a server must be an object with "command" (stdio) or "type" and "url" (http).';
+function describeConfigIssue(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a server must be an object with "command" (stdio) or "type" and "url" (http).';
   const type = (value as { type?: unknown }).type;
-  // A union's issues mix both shapes: report the one the entry meant.
-  const meant = type === 'http' || type === 'streamable-http' || type === 'sse' || 'url' in value ? 'url' : 'command';
-  const relevant = issues.flatMap((issue) => ('errors' in issue ? [] : [issue]));
-  const nested = issues.flatMap((issue) => ((issue as { errors?: { path: PropertyKey[]; message: string }[][] }).errors ?? []).flat());
-  const all = [...relevant, ...nested].filter((issue) => (meant === 'url' ? !issue.path.includes('command') : !issue.path.includes('url') && !issue.path.includes('type')));
-  const first = all[0];
-  if (!first) {
-    if (type !== undefined && type !== 'stdio') return `unknown "type" ${JSON.stringify(type)}: use "stdio" (with "command"), "http" or "sse" (with "url").`;
-    return meant === 'url' ? 'give "type": "http" and a "url".' : 'give the "command" to run (and "args"), or "type": "http" with a "url".';
+  if (type !== undefined && !['stdio', 'http', 'streamable-http', 'sse'].includes(type as string)) {
+    return `unknown "type" ${JSON.stringify(type)}: use "stdio" (with "command"), "http" or "sse" (with "url").`;
   }
-  return `${first.path.map(String).join('.') || 'entry'}: ${first.message}.`;
+  // The union's issues mix both shapes: check the one the entry meant, and report its first issue.
+  const meantHttp = (type !== undefined && type !== 'stdio') || 'url' in value;
+  const parsed = (meantHttp ? McpHttpServerSchema : McpStdioServerSchema).safeParse(value);
+  const issue = parsed.success ? undefined : parsed.error.issues[0];
+  if (!issue) return 'give the "command" to run (and "args"), or "type": "http" with a "url".';
+  return `${issue.path.map(String).join('.') || 'entry'}: ${issue.message}.`;
 }
 
 export interface ProjectServers extends ParsedServers {
