@@ -49,7 +49,7 @@ describe('MCP servers through the agent loop', () => {
     expect(harness.server.errors).toEqual([]);
 
     const [first, second, third] = harness.server.requests;
-    const echo = first!.body.tools!.find((t) => t.name === 'mcp__everything__echo') as Anthropic.Tool;
+    const echo = (first!.body.tools as Anthropic.Tool[]).find((t) => t.name === 'mcp__everything__echo')!;
     expect(echo).toBeDefined();
     expect(echo.input_schema.properties).toHaveProperty('message');
     expect(echo.input_schema.required).toEqual(['message']);
@@ -60,7 +60,7 @@ describe('MCP servers through the agent loop', () => {
     const [sum, image, bad] = toolResults(third!);
     expect(resultText(sum!)).toContain('42');
     expect(sum!.is_error).toBeUndefined();
-    const imageBlocks = (image!.content as Anthropic.ToolResultBlockParam['content'] & object[]).filter((b) => b.type === 'image') as Anthropic.ImageBlockParam[];
+    const imageBlocks = (image!.content as { type: string }[]).filter((b) => b.type === 'image') as Anthropic.ImageBlockParam[];
     expect(imageBlocks).toHaveLength(1);
     expect(imageBlocks[0]!.source).toMatchObject({ type: 'base64', media_type: 'image/png' });
     expect(Buffer.from((imageBlocks[0]!.source as { data: string }).data, 'base64').subarray(1, 4).toString()).toBe('PNG');
@@ -177,7 +177,7 @@ describe('MCP servers through the agent loop', () => {
 
     const finished = await sendTask(harness, 'hello', 30_000);
     expect(finished.outcome).toBe('done');
-    expect(harness.server.requests[0]!.body.tools!.some((t) => t.name.startsWith('mcp__'))).toBe(false);
+    expect((harness.server.requests[0]!.body.tools as Anthropic.Tool[]).some((t) => t.name.startsWith('mcp__'))).toBe(false);
   });
 });
 

@@ -45,7 +45,7 @@ describe("a folder's .mcp.json", () => {
     expect(before.project).toMatchObject({ trusted: false, serverNames: ['proj'] });
     expect(state(first, 'proj')).toBe('untrusted');
     await sendTask(first, 'hello');
-    expect(first.server.requests[0]!.body.tools!.some((t) => t.name.startsWith('mcp__'))).toBe(false);
+    expect((first.server.requests[0]!.body.tools as { name: string }[]).some((t) => t.name.startsWith('mcp__'))).toBe(false);
 
     const trusted = await first.core.handlers['mcp.trustProject']({ trust: true });
     expect(trusted.ok).toBe(true);
