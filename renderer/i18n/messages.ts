@@ -10,14 +10,16 @@ import { changes as enChanges } from './en/changes';
 import { changes as zhChanges } from './zh-CN/changes';
 import { terminal as enTerminal } from './en/terminal';
 import { terminal as zhTerminal } from './zh-CN/terminal';
+import { mcp as enMcp } from './en/mcp';
+import { mcp as zhMcp } from './zh-CN/mcp';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enMcp };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges };
+export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges, ...zhMcp };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;
