@@ -30,7 +30,7 @@ export const mcp = {
   'mcp.form.save': 'Save server',
   'mcp.form.cancel': 'Cancel',
   'mcp.trust.title': 'This folder has MCP servers',
-  'mcp.trust.body': '{file} asks to start {names}. They run programs on your computer with your rights: trust them only if you trust this folder. You are asked again when the file changes.',
+  'mcp.trust.body': '{file} asks to start these servers: {names}. They run programs on your computer with your rights: trust them only if you trust this folder. You are asked again when the file changes.',
   'mcp.trust.button': "Trust this folder's MCP servers",
   'mcp.trust.trusted': "This folder's .mcp.json is trusted.",
   'mcp.trust.revoke': 'Stop trusting',
@@ -43,6 +43,6 @@ export const mcp = {
   'chat.approval.mcpTitle': 'Allow {tool} from the MCP server {server}?',
   'chat.approval.mcpArguments': 'Arguments',
   'chat.approval.allowTool': 'Allow this tool for the session',
-  'chat.approval.allowServer': 'Allow {server} for the session',
+  'chat.approval.allowServer': 'Allow every tool of {server} for the session',
   'chat.approval.allowAlways': 'Always allow this tool',
 };

@@ -31,7 +31,7 @@ export const mcp: Record<keyof typeof en, string> = {
   'mcp.form.save': '保存服务器',
   'mcp.form.cancel': '取消',
   'mcp.trust.title': '此文件夹包含 MCP 服务器',
-  'mcp.trust.body': '{file} 请求启动 {names}。它们会以你的权限在你的电脑上运行程序：只有信任此文件夹时才信任它们。文件改变后会再次询问你。',
+  'mcp.trust.body': '{file} 请求启动这些服务器：{names}。它们会以你的权限在你的电脑上运行程序：只有信任此文件夹时才信任它们。文件改变后会再次询问你。',
   'mcp.trust.button': '信任此文件夹的 MCP 服务器',
   'mcp.trust.trusted': '此文件夹的 .mcp.json 已被信任。',
   'mcp.trust.revoke': '不再信任',
@@ -44,6 +44,6 @@ export const mcp: Record<keyof typeof en, string> = {
   'chat.approval.mcpTitle': '允许 MCP 服务器 {server} 的 {tool} 吗？',
   'chat.approval.mcpArguments': '参数',
   'chat.approval.allowTool': '本会话中允许此工具',
-  'chat.approval.allowServer': '本会话中允许 {server}',
+  'chat.approval.allowServer': '本会话中允许 {server} 的所有工具',
   'chat.approval.allowAlways': '始终允许此工具',
 };
