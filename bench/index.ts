@@ -3,6 +3,7 @@ import { benchBashThroughput } from './bashThroughput';
 import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchChatStreaming } from './chatStreaming';
 import { benchFileTools } from './fileTools';
+import { benchMcp } from './mcp';
 import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
@@ -18,6 +19,7 @@ const benches: Record<string, () => unknown> = {
   window: benchWindowStartup,
   chat: benchChatStreaming,
   terminal: benchTerminalThroughput,
+  mcp: benchMcp,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -159,14 +159,24 @@ export class McpConnection {
       }
     }
     const client = this.client!;
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      // A long job that reports progress is not cut off while it still moves.
-      resetTimeoutOnProgress: true,
-      onprogress: () => {},
-    });
-    return result as CallToolResult;
+    // The SDK leaves its listener on the signal it is given; a task's signal serves many calls,
+    // so each call gets its own, linked to the task's and unlinked when the call ends.
+    const call = new AbortController();
+    const onAbort = () => call.abort(options.signal.reason);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: call.signal,
+        timeout: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        // A long job that reports progress is not cut off while it still moves.
+        resetTimeoutOnProgress: true,
+        onprogress: () => {},
+      });
+      return result as CallToolResult;
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runToolCall } from '../../../main/agent/toolRunner';
 import type { AgentEvent } from '../../../common/agentEvents';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { reply, text, toolUse, type ScriptedRequest } from '../../support/scriptedAnthropic';
@@ -72,6 +74,18 @@ describe('MCP servers through the agent loop', () => {
     expect(shown!.content).toContain('[image: image/png');
     // Headless (full auto): MCP calls are not asked.
     expect(harness.events.some((e) => e.type === 'approval_requested')).toBe(false);
+  });
+
+  it("many calls on one task's signal leave no listener behind on it", async () => {
+    harness = await startAgentHarness([], { settingsFile: { mcpServers: { everything: EVERYTHING } } });
+    await serverState(harness, 'everything', 'running');
+    const tools = await harness.core.mcp.tools();
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 15; i++) {
+      const result = await runToolCall(tools, { type: 'tool_use', id: `toolu_${i}`, name: 'mcp__everything__echo', input: { message: `n${i}` }, caller: { type: 'direct' } }, { workspace: harness.workspace, signal });
+      expect(result.content).toBe(`Echo: n${i}`);
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('Stop cancels a slow MCP tool at once; the server keeps running and answers the next task', async () => {
