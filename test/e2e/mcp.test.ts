@@ -52,7 +52,12 @@ afterAll(async () => {
 
 describe('MCP servers in the window', () => {
   test('add a server in Settings and see its state and tools; trust the folder’s .mcp.json once', async () => {
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    // The folder's untrusted servers are pointed out above the composer.
+    const banner = page.locator('.mcp-trust-banner');
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('Its .mcp.json asks to start folder');
+    await screenshot(page, 'mcp-trust-banner');
+    await banner.getByRole('button', { name: 'Review in Settings' }).click();
     const dialog = settingsDialog();
     await dialog.getByRole('heading', { name: 'MCP servers' }).scrollIntoViewIfNeeded();
     // The folder's server waits for the person's trust.
@@ -80,6 +85,7 @@ describe('MCP servers in the window', () => {
     await serverRow('folder').scrollIntoViewIfNeeded();
     await screenshot(page, 'mcp-settings-trusted');
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    expect(await banner.count()).toBe(0);
   }, 120_000);
 
   test('an MCP call asks with server, tool and arguments; once approved, the model gets the answer', async () => {
