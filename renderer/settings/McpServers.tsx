@@ -196,13 +196,16 @@ function ServerRow({ server, onRestart, onEdit, onRemove }: { server: McpServerI
       {server.stderrTail && server.state === 'failed' ? (
         <details className="mcp-stderr" open>
           <summary>{t('mcp.stderr')}</summary>
-          <pre>{server.stderrTail}</pre>
+          {/* Scrolls when long: focusable, so a keyboard can scroll it too. */}
+          <pre tabIndex={0} aria-label={t('mcp.stderr')}>
+            {server.stderrTail}
+          </pre>
         </details>
       ) : null}
       {server.state === 'running' || server.tools.length > 0 ? (
         <details className="mcp-tools">
           <summary>{toolCount(server.tools.length, t)}</summary>
-          <ul>
+          <ul tabIndex={0} aria-label={toolCount(server.tools.length, t)}>
             {server.tools.map((tool) => (
               <li key={tool.modelName}>
                 <code>{tool.modelName}</code>

@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { connectKeelSocket } from './support/keelSocket';
 import { reply, startScriptedAnthropic, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { EVERYTHING } from '../integration/mcp/servers';
 
@@ -24,6 +26,18 @@ let keel: KeelWeb;
 let browser: Browser;
 let page: Page;
 let errors: string[] = [];
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical accessibility problems axe-core finds in the element `selector` names. */
+async function axeViolations(selector: string): Promise<unknown[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async (root) => {
+    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document.querySelector(root)!);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  }, selector);
+}
 
 const settingsDialog = (): Locator => page.getByRole('dialog', { name: 'Settings' });
 const serverRow = (name: string): Locator => settingsDialog().locator(`.mcp-server[data-mcp-server="${name}"]`);
@@ -77,6 +91,7 @@ describe('MCP servers in the window', () => {
     expect(await row.locator('.mcp-tools summary').innerText()).toMatch(/^\d+ tools$/);
     await row.scrollIntoViewIfNeeded();
     await screenshot(page, 'mcp-settings-servers');
+    expect(await axeViolations('.mcp')).toEqual([]);
 
     await dialog.getByRole('button', { name: "Trust this folder's MCP servers" }).click();
     await dialog.locator('.mcp-server[data-mcp-server="folder"][data-state="running"]').waitFor({ timeout: 60_000 });
@@ -97,10 +112,32 @@ describe('MCP servers in the window', () => {
     expect(await card.locator('.approval-mcp pre').innerText()).toContain('"message": "hello through MCP"');
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'mcp-approval-card');
+    expect(await axeViolations('section.chat-panel .approval-card')).toEqual([]);
     await card.getByRole('button', { name: 'Allow once' }).click();
     await expect.poll(() => page.getByRole('contentinfo').innerText(), { timeout: 60_000 }).toContain('Done');
     const request = server.requests[1]!;
     expect(toolResults(request).map(toolResultText)).toEqual(['Echo: hello through MCP']);
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('in 简体中文 and the dark theme, a failed server shows its reason and stderr', async () => {
+    const socket = await connectKeelSocket(keel.url);
+    try {
+      expect((await socket.request('settings.update', { language: 'zh-CN', theme: 'dark' })).ok).toBe(true);
+      const saved = await socket.request('mcp.saveServer', { name: 'broken', config: { command: process.execPath, args: ['-e', "console.error('error: DATABASE_URL is not set'); process.exit(2)"] } });
+      expect(saved.ok).toBe(true);
+    } finally {
+      socket.close();
+    }
+    await page.reload();
+    await page.getByRole('button', { name: '设置', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: '设置' });
+    const row = dialog.locator('.mcp-server[data-mcp-server="broken"][data-state="failed"]');
+    await row.waitFor({ timeout: 60_000 });
+    expect(await row.locator('.mcp-state').innerText()).toBe('失败');
+    expect(await row.locator('.mcp-stderr pre').innerText()).toContain('DATABASE_URL is not set');
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mcp-settings-failed-zh-dark');
+    expect(await axeViolations('.mcp')).toEqual([]);
   }, 120_000);
 });
