@@ -149,10 +149,10 @@ export class McpConnection {
    * (timeout, cancellation, the connection closing mid-call).
    */
   async callTool(tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs?: number }): Promise<CallToolResult> {
-    if (this.state === 'starting') await this.settled();
+    if (this.state === 'starting') await untilAborted(this.settled(), options.signal);
     if (this.state !== 'running') {
       const before = this.error;
-      await this.start();
+      await untilAborted(this.start(), options.signal);
       // start() changed the state meanwhile.
       if ((this.state as McpServerState) !== 'running') {
         throw new McpUnavailableError(`the server "${this.name}" is not running${before ? ` (${before})` : ''} and a restart failed: ${this.error ?? 'unknown reason'}`);
@@ -201,6 +201,21 @@ export class McpConnection {
   private setState(state: McpServerState): void {
     this.state = state;
     this.options.onChange();
+  }
+}
+
+/** Waits for `work`, or throws at once when the task is stopped (the work goes on in the background). */
+async function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new McpUnavailableError('the task was stopped');
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new McpUnavailableError('the task was stopped'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
