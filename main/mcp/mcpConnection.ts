@@ -11,6 +11,7 @@ import { commandEnvironment, loginShellPath } from '../platform/loginEnvironment
 import { killProcessTree } from '../tools/bash/killTree';
 import { expandRecord, expandVariables } from './expandVariables';
 import { StderrTail } from './stderrTail';
+import { serverSegment } from './toolNames';
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 5 * 60_000;
@@ -20,6 +21,8 @@ const CLIENT_VERSION = typeof __KEEL_VERSION__ === 'string' ? __KEEL_VERSION__ :
 
 export interface ConnectionOptions {
   name: string;
+  /** Its tools' `mcp__<segment>__` prefix, unique among the open servers (the manager picks it). */
+  segment?: string;
   scope: McpScope;
   config: McpServerConfig;
   /** Where a stdio server runs unless its config says `cwd`. */
@@ -53,6 +56,10 @@ export class McpConnection {
 
   get name(): string {
     return this.options.name;
+  }
+
+  get segment(): string {
+    return this.options.segment ?? serverSegment(this.options.name);
   }
 
   get stderrTail(): string {

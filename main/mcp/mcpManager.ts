@@ -4,6 +4,7 @@ import { McpConnection, DEFAULT_START_TIMEOUT_MS } from './mcpConnection';
 import { parseServers, readProjectServers, serverTarget, serverTransport, type ProjectServers } from './mcpConfig';
 import { agentToolsOf, type McpAgentTool } from './mcpTools';
 import { isProjectTrusted, setProjectTrust } from './projectTrust';
+import { uniqueServerSegment } from './toolNames';
 
 export interface UserMcpConfig {
   /** The raw `mcpServers` of settings.json (validated here, server by server). */
@@ -123,8 +124,10 @@ export class McpManager {
     }
     for (const [id, want] of wanted) {
       if (this.connections.has(id)) continue;
+      const segments = new Set([...this.connections.values()].map((c) => c.segment));
       const connection = new McpConnection({
         ...want,
+        segment: uniqueServerSegment(want.name, segments),
         workspace: this.workspace,
         startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         onChange: () => this.changed(),

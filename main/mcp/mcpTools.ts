@@ -5,7 +5,7 @@ import type { AgentTool } from '../agent/toolRunner';
 import type { ToolResult } from '../tools/types';
 import { McpUnavailableError, type McpConnection } from './mcpConnection';
 import { toToolResult } from './mcpResult';
-import { mcpToolName, serverSegment, uniqueToolName } from './toolNames';
+import { mcpToolName, uniqueToolName } from './toolNames';
 
 /** Which server and tool an agent tool calls, for the approval card and the `mcp:<server>` rule. */
 export interface McpToolOrigin {
@@ -22,8 +22,9 @@ const MAX_DESCRIPTION = 2000;
 /** The agent tools of one server, named `mcp__<server>__<tool>`, with the server's own schemas. */
 export function agentToolsOf(connection: McpConnection, options: { callTimeoutMs?: number } = {}): McpAgentTool[] {
   const taken = new Set<string>();
+  const segment = connection.segment;
   return connection.tools.map((tool) => {
-    const name = uniqueToolName(mcpToolName(connection.name, tool.name), tool.name, taken);
+    const name = uniqueToolName(mcpToolName(connection.name, tool.name, segment), tool.name, taken);
     taken.add(name);
     const description = `${(tool.description ?? tool.title ?? tool.name).slice(0, MAX_DESCRIPTION)}\n(MCP server "${connection.name}", tool "${tool.name}")`;
     return {
@@ -32,7 +33,7 @@ export function agentToolsOf(connection: McpConnection, options: { callTimeoutMs
       // The server judges its own arguments; the model sees its JSON schema.
       inputSchema: z.record(z.string(), z.unknown()),
       modelSchema: { ...tool.inputSchema, type: 'object' } as ApiTool['input_schema'],
-      mcp: { server: connection.name, tool: tool.name, serverRule: `mcp:${serverSegment(connection.name)}` },
+      mcp: { server: connection.name, tool: tool.name, serverRule: `mcp:${segment}` },
       run: (input, context) => callMcpTool(connection, tool.name, input as Record<string, unknown>, context.signal, options.callTimeoutMs),
     };
   });

@@ -28,8 +28,17 @@ export function serverSegment(server: string): string {
   return fit(clean(server), server, MAX_SERVER_SEGMENT);
 }
 
-export function mcpToolName(server: string, tool: string): string {
-  const head = `${PREFIX}${serverSegment(server)}__`;
+/**
+ * A segment for `server` that none of `taken` has ("my.db" and "my_db" both clean to "my_db"):
+ * the later one gets a hash of its own name.
+ */
+export function uniqueServerSegment(server: string, taken: ReadonlySet<string>): string {
+  const segment = serverSegment(server);
+  return taken.has(segment) ? `${segment.slice(0, MAX_SERVER_SEGMENT - 7)}-${shortHash(server)}` : segment;
+}
+
+export function mcpToolName(server: string, tool: string, segment = serverSegment(server)): string {
+  const head = `${PREFIX}${segment}__`;
   return head + fit(tool.replace(/[^a-zA-Z0-9_-]/g, '_') || '_', tool, MAX_TOOL_NAME - head.length);
 }
 

@@ -252,7 +252,20 @@ function ServerForm({
       <label className="field-label" htmlFor={nameId}>
         {t('mcp.form.name')}
       </label>
-      <input id={nameId} className="text-input" value={editing.name} spellCheck={false} onChange={(event) => onChange({ ...editing, name: event.target.value })} />
+      <input
+        id={nameId}
+        className="text-input"
+        value={editing.name}
+        spellCheck={false}
+        onChange={(event) => onChange({ ...editing, name: event.target.value })}
+        onKeyDown={(event) => {
+          // Enter saves this server, not the settings form around it.
+          if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            if (editing.name.trim() !== '') save();
+          }
+        }}
+      />
       <label className="field-label" htmlFor={configId}>
         {t('mcp.form.config')}
       </label>

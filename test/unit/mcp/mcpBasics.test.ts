@@ -3,7 +3,7 @@ import { needsApproval, sessionRuleFor } from '../../../main/agent/approvals';
 import { parseServers } from '../../../main/mcp/mcpConfig';
 import { MCP_MAX_TEXT_BYTES, toToolResult } from '../../../main/mcp/mcpResult';
 import { expandVariables } from '../../../main/mcp/expandVariables';
-import { isMcpToolName, MAX_TOOL_NAME, mcpToolName, serverSegmentOf, uniqueToolName } from '../../../main/mcp/toolNames';
+import { isMcpToolName, MAX_TOOL_NAME, mcpToolName, serverSegmentOf, uniqueServerSegment, uniqueToolName } from '../../../main/mcp/toolNames';
 
 const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -25,6 +25,10 @@ describe('MCP tool names', () => {
     expect(a).not.toBe(b);
     expect(isMcpToolName(a)).toBe(true);
     expect(uniqueToolName('mcp__s__a_b', 'a.b', new Set(['mcp__s__a_b']))).not.toBe('mcp__s__a_b');
+    // Two servers whose names clean alike get distinct prefixes, so their tools never share a name.
+    const second = uniqueServerSegment('my.db', new Set(['my_db']));
+    expect(second).not.toBe('my_db');
+    expect(serverSegmentOf(mcpToolName('my.db', 'query', second))).toBe(second);
   });
 
   it('MCP tools ask in every mode but full auto, unless the tool or its server is allowed', () => {
