@@ -6,6 +6,7 @@ import { benchContextWindow } from './contextWindow';
 import { benchFileTools } from './fileTools';
 import { benchSearch } from './search';
 import { benchMentions } from './mentions';
+import { benchMcp } from './mcp';
 import { benchTerminalThroughput } from './terminalThroughput';
 import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
@@ -24,6 +25,7 @@ const benches: Record<string, () => unknown> = {
   contextWindow: benchContextWindow,
   search: benchSearch,
   mentions: benchMentions,
+  mcp: benchMcp,
 };
 
 for (const [name, run] of Object.entries(benches)) {

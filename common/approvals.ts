@@ -28,12 +28,22 @@ export const ApprovalRequestSchema = z.object({
    * the targets), runs another program through a wrapper (detail: the wrappers), or cannot be judged.
    */
   alwaysAsks: z.object({ kind: z.enum(['outside', 'wrapper', 'unjudgeable']), detail: z.string().max(4000) }).optional(),
+  /** For an MCP tool: its server, its own name and the arguments (JSON, capped). */
+  mcp: z.object({ server: z.string(), tool: z.string(), arguments: z.string() }).optional(),
+  /** For an MCP tool: the rule that allows every tool of its server, `mcp:<server>`. */
+  serverRule: z.string().optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 
 export const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('allow_once') }),
-  z.object({ decision: z.literal('allow_session') }),
+  z.object({
+    decision: z.literal('allow_session'),
+    /** MCP tools: allow the whole server (its serverRule) rather than this tool. */
+    scope: z.enum(['tool', 'server']).optional(),
+    /** MCP tools: remember the rule in the settings, for every session. */
+    always: z.boolean().optional(),
+  }),
   z.object({ decision: z.literal('deny'), reason: z.string().max(4000).optional() }),
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;

@@ -3,6 +3,7 @@ import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } fr
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChatItemSchema } from './chat';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
+import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import type { Result } from './result';
@@ -237,6 +238,20 @@ export const requests = {
    */
   'changes.undo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
   'changes.redo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
+
+  /** MCP servers: the person's (settings.json) and the open folder's (.mcp.json), with state and tools. */
+  'mcp.list': { input: none, output: McpListSchema },
+  'mcp.restart': { input: z.object({ scope: McpScopeSchema, name: z.string() }).strict(), output: McpListSchema },
+  /** The one-time "Trust this folder's MCP servers" answer, for this content of .mcp.json. */
+  'mcp.trustProject': { input: z.object({ trust: z.boolean() }).strict(), output: McpListSchema },
+  /** Adds or replaces one of the person's servers (`previousName` renames); the config is checked by main. */
+  'mcp.saveServer': {
+    input: z.object({ name: McpServerNameSchema, config: z.record(z.string(), z.unknown()), previousName: z.string().optional() }).strict(),
+    output: McpListSchema,
+  },
+  'mcp.removeServer': { input: z.object({ name: z.string() }).strict(), output: McpListSchema },
+  /** Adds or removes a settings-level "always allow" rule (`mcp:<server>`, `tool:mcp__…`). */
+  'mcp.setAlwaysAllowed': { input: z.object({ rule: z.string().regex(/^(mcp:|tool:mcp__)/), allowed: z.boolean() }).strict(), output: McpListSchema },
 } as const;
 
 export const events = {
@@ -246,6 +261,7 @@ export const events = {
   'workspace.changed': WorkspaceInfoSchema.nullable(),
   'plan.changed': PlanSnapshotSchema,
   'agent.event': AgentEventSchema,
+  'mcp.changed': McpListSchema,
 } as const;
 
 export type RequestChannel = keyof typeof requests;

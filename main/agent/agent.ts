@@ -52,6 +52,12 @@ export interface AgentOptions {
   changes?: ChangeRecorder;
   /** The data folder: its AGENTS.md applies to every workspace. */
   dataDir?: string;
+  /** Tools that come and go (MCP servers), read before every round. */
+  moreTools?: (signal: AbortSignal) => Promise<readonly AgentTool[]>;
+  /** Rules allowed for every session (the settings' MCP allow list). */
+  alwaysAllowed?: () => Iterable<string>;
+  /** "Always allow" on an approval card: keep the rule in the settings. */
+  allowAlways?: (rule: string) => void;
 }
 
 export interface QueuedMessage {
@@ -239,8 +245,7 @@ export class Agent {
       const client = (this.options.createClient ?? createModelClient)(settings);
       // Read at the start of each task, so an edited AGENTS.md applies to the next one.
       const system = this.systemPrompt();
-      const tools = toolDefinitions(this.tools);
-      this.context.setPrefix(system, tools);
+      this.context.setPrefix(system, toolDefinitions(this.tools));
       this.lastTask = text;
       const room: RoomContext = { client, settings, task: text, signal };
 
@@ -257,6 +262,10 @@ export class Agent {
         pending = [];
 
         this.setState('thinking');
+        const roundTools = [...this.tools, ...((await this.options.moreTools?.(signal)) ?? [])];
+        if (signal.aborted) return this.cancelled(taskId, []);
+        const tools = toolDefinitions(roundTools);
+        this.context.setPrefix(system, tools);
         let response: Message;
         for (let refusals = 0; ; ) {
           try {
@@ -312,7 +321,7 @@ export class Agent {
           gateContinues = 0;
           // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
           const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
-          pending = await this.runCalls(calls, cut, signal);
+          pending = await this.runCalls(calls, cut, signal, roundTools);
           if (signal.aborted) return this.cancelled(taskId, pending);
           // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
           this.addUserPlanUpdate(pending);
@@ -355,7 +364,7 @@ export class Agent {
     }
   }
 
-  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal): Promise<ContentBlockParam[]> {
+  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ContentBlockParam[]> {
     const { session, changes } = this.options;
     const results: ContentBlockParam[] = [];
     for (const call of calls) {
@@ -366,7 +375,7 @@ export class Agent {
       else if (call === cut) {
         result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
       } else {
-        const refusal = await this.askApproval(call, signal);
+        const refusal = await this.askApproval(call, signal, tools);
         if (refusal) {
           result = refusal;
           this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
@@ -375,7 +384,7 @@ export class Agent {
         }
         this.setState('running_tool');
         planVersion = session.plan.version;
-        result = await runToolCall(this.tools, call, {
+        result = await runToolCall(tools, call, {
           workspace: session.workspace,
           signal,
           onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
@@ -397,16 +406,20 @@ export class Agent {
    * Waits for the person when the approval mode asks for this call. Returns the result to give the
    * model instead of running the tool (denied), or null to run it.
    */
-  private async askApproval(call: ToolUseBlock, signal: AbortSignal): Promise<ToolResult | null> {
+  private async askApproval(call: ToolUseBlock, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ToolResult | null> {
     const session = this.options.session;
     const mode = this.options.approvalMode?.() ?? 'full_auto';
     const shell = shellKindFor(process.platform);
     const command = mode === 'full_auto' ? undefined : commandOfCall(call.name, call.input);
     const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
-    if (!needsApproval(mode, call.name, call.input, session.approvalRules, judged)) return null;
+    const always = [...(this.options.alwaysAllowed?.() ?? [])];
+    const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
+    if (!needsApproval(mode, call.name, call.input, rules, judged)) return null;
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
-    if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const mcp = tools.find((t) => t.name === call.name)?.mcp;
+    if (mcp) Object.assign(request, { mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) }, serverRule: mcp.serverRule });
+    else if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
     const alwaysAsks = alwaysAsksBecause(judged);
     if (alwaysAsks) request.alwaysAsks = alwaysAsks;
     const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
@@ -418,7 +431,11 @@ export class Agent {
     const answer = await asked.decision;
     this.emit({ type: 'approval_resolved', id: asked.request.id, decision: answer.decision });
     session.recordTask({ event: 'approval', tool: call.name, toolUseId: call.id, decision: answer.decision });
-    if (answer.decision === 'allow_session') session.allowForSession(request.sessionRule);
+    if (answer.decision === 'allow_session') {
+      const rule = answer.scope === 'server' && request.serverRule ? request.serverRule : request.sessionRule;
+      if (answer.always && this.options.allowAlways) this.options.allowAlways(rule);
+      else session.allowForSession(rule);
+    }
     if (answer.decision !== 'deny') return null;
     if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
     const reason = answer.reason?.trim();

@@ -4,6 +4,7 @@ import type { ApprovalDecision, ApprovalMode, ApprovalRequest, ToolKind } from '
 import { commandLinePrograms, judgeCommandLine } from './shellLine';
 import type { ShellKind } from './shellWords';
 import { placeOf } from './writePlaces';
+import { isMcpToolName, serverSegmentOf } from '../mcp/toolNames';
 
 /** Which tool does what, for the approval modes. Unknown tools are treated as commands: ask. */
 export const TOOL_KINDS: Record<string, ToolKind> = {
@@ -26,6 +27,7 @@ export function toolKind(name: string): ToolKind {
  * `tail …`); for a file change, every file change in the workspace.
  */
 export function sessionRuleFor(name: string, input: unknown, shell: ShellKind = 'posix'): string {
+  if (isMcpToolName(name)) return `tool:${name}`;
   if (toolKind(name) === 'file_change') return 'file_change';
   const command = commandOf(input);
   const programs = command === undefined ? [] : [...new Set(commandLinePrograms(command, shell) ?? [firstWord(command)])].filter((p) => p !== '');
@@ -75,6 +77,9 @@ export async function judgeCommand(command: string, context: ApprovalContext): P
  * command needs its judgement (judgeCommand); without one it asks.
  */
 export function needsApproval(mode: ApprovalMode, name: string, input: unknown, sessionRules: ReadonlySet<string>, judged?: CommandJudgement): boolean {
+  // An MCP tool can do anything its server does: it asks in every mode but full auto, unless the
+  // tool (`tool:<name>`) or its whole server (`mcp:<server>`) is allowed.
+  if (isMcpToolName(name)) return mode !== 'full_auto' && !sessionRules.has(`tool:${name}`) && !sessionRules.has(`mcp:${serverSegmentOf(name)}`);
   const kind = toolKind(name);
   if (kind === 'read' || kind === 'plan' || mode === 'full_auto') return false;
   if (kind === 'file_change' && mode === 'auto_edits') return false;

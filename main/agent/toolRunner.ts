@@ -6,6 +6,8 @@ import type { Tool, ToolContext, ToolResult } from '../tools/types';
 export interface AgentTool extends Tool {
   /** When set, shown to the model instead of the schema derived from inputSchema. */
   modelSchema?: ApiTool['input_schema'];
+  /** For an MCP server's tool: which server and tool it calls (the approval card shows them). */
+  mcp?: { server: string; tool: string; serverRule: string };
 }
 
 export function toolDefinitions(tools: readonly AgentTool[]): ApiTool[] {
@@ -39,7 +41,9 @@ export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBloc
 export function toolResultBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API refuses empty text; an empty result still says something.
   const text = result.content === '' ? '(no output)' : result.content;
-  const content: ToolResultBlockParam['content'] = result.images?.length
+  const content: ToolResultBlockParam['content'] = result.blocks?.length
+    ? result.blocks
+    : result.images?.length
     ? [{ type: 'text', text }, ...result.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } }))]
     : text;
   return result.isError ? { type: 'tool_result', tool_use_id: id, content, is_error: true } : { type: 'tool_result', tool_use_id: id, content };

@@ -23,6 +23,11 @@ import { settingsHandlers } from './handlers/settingsHandlers';
 import { terminalHandlers } from './handlers/terminalHandlers';
 import { workspaceHandlers } from './handlers/workspaceHandlers';
 import { loginShellPath } from '../platform/loginEnvironment';
+import { mcpHandlers } from './handlers/mcpHandlers';
+import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
+import { McpManager } from '../mcp/mcpManager';
+import { readSettingsFile, settingsPath } from '../settings/modelSettings';
+import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -42,8 +47,14 @@ export interface CoreOptions {
   settings?: () => ModelSettings;
   /** Whether the agent asks before commands and file changes; `keel run` passes full_auto. */
   headless?: boolean;
+  /** `keel run --trust-project-mcp`: start the folder's .mcp.json servers without the trust prompt. */
+  trustProjectMcp?: boolean;
+  /** How long an MCP server may take to start before it is shown as failed (30 s). */
+  mcpStartTimeoutMs?: number;
   log?: (message: string) => void;
 }
+
+const MCP_WINDOW_WAIT_MS = 10_000;
 
 /**
  * What every host serves: the open workspace session, its agent, and the contract's handlers
@@ -60,12 +71,25 @@ export class KeelCore {
   readonly handlers: Handlers;
   /** The person's shells in tabs; they start in the open workspace. */
   readonly terminals: TerminalManager;
+  /** The MCP servers of the open folder and of the person's settings. */
+  readonly mcp: McpManager;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
     this.terminals = new TerminalManager({ emit: (event, payload) => this.emit(event, payload), workspace: () => this.session?.workspace ?? null, log: options.log });
     // Started now, so the first command and the first terminal need not wait for the login shell.
     void loginShellPath({ log: options.log });
+    this.mcp = new McpManager({
+      dataDir: options.dataDir,
+      userConfig: () => {
+        const file = readSettingsFile(options.dataDir);
+        return { servers: file.mcpServers, alwaysAllow: file.mcpAlwaysAllow ?? [], file: settingsPath(options.dataDir) };
+      },
+      trustProject: options.trustProjectMcp ?? false,
+      startTimeoutMs: options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+      onChange: (list) => this.emit('mcp.changed', list),
+      ...(options.log ? { log: options.log } : {}),
+    });
     this.handlers = {
       ...workspaceHandlers(this),
       ...planHandlers(this),
@@ -76,6 +100,7 @@ export class KeelCore {
       ...changesHandlers(this),
       ...pasteHandlers(this),
       ...attachmentHandlers(this),
+      ...mcpHandlers(this),
     };
   }
 
@@ -87,7 +112,7 @@ export class KeelCore {
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
-    await this.terminals.dispose();
+    await Promise.all([this.terminals.dispose(), this.mcp.dispose()]);
     this.session?.close();
   }
 
@@ -139,8 +164,18 @@ export class KeelCore {
       approvalMode: () => this.approvalMode(session),
       changes,
       dataDir: this.options.dataDir,
+      // A headless run has one task: it waits for its servers as long as they may take to start.
+      // The window waits a little for a server still starting, then goes on without it.
+      moreTools: (signal) => this.mcp.tools(this.options.headless ? (this.options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : MCP_WINDOW_WAIT_MS, signal),
+      alwaysAllowed: () => this.mcp.alwaysAllowed(),
+      allowAlways: (rule) => {
+        setMcpAlwaysAllowed(this.options.dataDir, rule, true);
+        this.emit('mcp.changed', this.mcp.list());
+      },
     });
     this.agent = agent;
+    // A new session in the same folder keeps its servers running.
+    if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
     const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
     const stopAgent = agent.on((event) => this.emit('agent.event', event));
     const stopChanges = changes.onChange(() => this.emit('changes.changed', {}));

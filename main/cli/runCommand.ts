@@ -12,10 +12,12 @@ export interface RunArgs {
   json: boolean;
   resume?: string;
   task: string;
+  /** Start the folder's .mcp.json servers too (the person's own always start). */
+  trustProjectMcp: boolean;
 }
 
 export function parseRunArgs(args: readonly string[]): RunArgs {
-  const { flags, positional } = parseArgs(args, { values: ['--workspace', '--resume'], switches: ['--json'] });
+  const { flags, positional } = parseArgs(args, { values: ['--workspace', '--resume'], switches: ['--json', '--trust-project-mcp'] });
   const task = positional.join(' ').trim();
   if (task === '') throw new UsageError('Give the task to run, e.g. keel run --workspace . "add a README".');
   const workspace = flags.get('--workspace');
@@ -23,6 +25,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   return {
     workspace: typeof workspace === 'string' ? workspace : process.cwd(),
     json: flags.get('--json') === true,
+    trustProjectMcp: flags.get('--trust-project-mcp') === true,
     ...(typeof resume === 'string' ? { resume } : {}),
     task,
   };
@@ -41,7 +44,7 @@ const exitFor: Record<TaskOutcome, number> = {
 /** `keel run`: one task, headless, on the same core as the window. */
 export async function runTask(args: RunArgs): Promise<number> {
   // Headless: nobody is there to answer an approval card, so the agent runs in full-auto mode.
-  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, log: (m) => console.error(stripControls(m)) });
+  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, trustProjectMcp: args.trustProjectMcp, log: (m) => console.error(stripControls(m)) });
   let settings;
   try {
     await core.init();
@@ -91,5 +94,7 @@ export async function runTask(args: RunArgs): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // MCP servers and their process trees end with the run.
+    await core.dispose();
   }
 }

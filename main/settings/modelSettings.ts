@@ -25,6 +25,10 @@ export const SettingsFileSchema = z
     approvalMode: ApprovalModeSchema.optional(),
     theme: ThemeSchema.optional(),
     language: LanguageSchema.optional(),
+    /** MCP servers by name; each is checked on its own (main/mcp/mcpConfig.ts), so one bad entry breaks nothing else. */
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** MCP tools and servers the person allowed always: `tool:mcp__<server>__<tool>`, `mcp:<server>`. */
+    mcpAlwaysAllow: z.array(z.string()).optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -1,3 +1,4 @@
+import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { z } from 'zod';
 
 /** What a tool is given besides its input. */
@@ -20,6 +21,11 @@ export interface ToolResult {
   isError: boolean;
   /** Pictures for the model after the text (read_file on an image): base64, within the API's limits. */
   images?: { mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }[];
+  /**
+   * When set, sent to the model instead of `content` (text and images in order, e.g. an MCP
+   * tool's answer); `content` is then the text shown in the chat, with images named.
+   */
+  blocks?: (TextBlockParam | ImageBlockParam)[];
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {

@@ -3,6 +3,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import { useChat } from './chatContext';
 import { ShieldIcon } from './icons';
+import { McpAllowButtons, McpArguments } from './McpApproval';
 import { diffFromUnified } from './tools/diffLines';
 import { DiffStat, DiffTable } from './tools/DiffTable';
 
@@ -49,7 +50,7 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
     <section ref={card} className="approval-card" tabIndex={-1} aria-labelledby={titleId} data-approval-id={request.id} data-tool={request.tool}>
       <header className="approval-head">
         <ShieldIcon />
-        <h3 id={titleId}>{command ? t('chat.approval.commandTitle') : request.diff !== undefined || request.path ? t('chat.approval.fileTitle') : t('chat.approval.toolTitle', { tool: request.tool })}</h3>
+        <h3 id={titleId}>{request.mcp ? t('chat.approval.mcpTitle', { tool: request.mcp.tool, server: request.mcp.server }) : command ? t('chat.approval.commandTitle') : request.diff !== undefined || request.path ? t('chat.approval.fileTitle') : t('chat.approval.toolTitle', { tool: request.tool })}</h3>
         {request.path && <span className="approval-path">{request.path}</span>}
         {diff && diff.lines.length > 0 && <DiffStat diff={diff} />}
       </header>
@@ -70,6 +71,7 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
               : t('chat.approval.always.unjudgeable')}
         </p>
       )}
+      {request.mcp && <McpArguments mcp={request.mcp} />}
       {diff && (
         <div className="approval-diff">
           <DiffTable diff={diff} label={t('chat.diff.label', { path: request.path ?? '' })} />
@@ -79,12 +81,16 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         <button type="button" className="button button-primary" disabled={sent} onClick={() => answer({ decision: 'allow_once' })}>
           {t('chat.approval.allowOnce')}
         </button>
-        {/* No rule covers a command that always asks: offering one would promise what it cannot keep. */}
-        {!request.alwaysAsks && (
-          <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
-            {t('chat.approval.allowSession')}
-            <span className="approval-rule">{ruleText(request.sessionRule, language, t)}</span>
-          </button>
+        {request.mcp ? (
+          <McpAllowButtons request={request} sent={sent} answer={answer} />
+        ) : (
+          // No rule covers a command that always asks: offering one would promise what it cannot keep.
+          !request.alwaysAsks && (
+            <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session' })}>
+              {t('chat.approval.allowSession')}
+              <span className="approval-rule">{ruleText(request.sessionRule, language, t)}</span>
+            </button>
+          )
         )}
         <div className="approval-deny">
           <label className="visually-hidden" htmlFor={reasonId}>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
 import { ApprovalCard } from './ApprovalCard';
+import { McpTrustBanner } from './McpTrustBanner';
 import { ChatContext, Expansion, type ChatContextValue } from './chatContext';
 import { ChatStore } from './chatStore';
 import { Composer, type ComposerHandle } from './Composer';
@@ -81,6 +82,7 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
             </button>
           </div>
         ) : null}
+        {chat.workspace ? <McpTrustBanner key={chat.workspace.path} onOpenSettings={onOpenSettings} /> : null}
         {chat.approvals.length > 0 && (
           <div className="approval-dock">
             {chat.approvals.map((request, index) => (

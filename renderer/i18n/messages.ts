@@ -12,14 +12,16 @@ import { terminal as enTerminal } from './en/terminal';
 import { terminal as zhTerminal } from './zh-CN/terminal';
 import { context as enContext } from './en/context';
 import { context as zhContext } from './zh-CN/context';
+import { mcp as enMcp } from './en/mcp';
+import { mcp as zhMcp } from './zh-CN/mcp';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enContext };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enContext, ...enMcp };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges, ...zhContext };
+export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges, ...zhContext, ...zhMcp };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { mcpRuleText } from './McpServers';
 
 /** "command:npm tail" → "Commands: npm, tail", in the person's language. */
 function describeRule(rule: string, t: ReturnType<typeof useI18n>['t']): string {
   if (rule === 'file_change') return t('settings.rules.fileChange');
   if (rule.startsWith('command:')) return t('settings.rules.command', { programs: rule.slice('command:'.length).split(' ').join(', ') });
+  if (rule.startsWith('mcp:') || rule.startsWith('tool:mcp__')) return mcpRuleText(rule, t);
   if (rule.startsWith('tool:')) return t('settings.rules.tool', { tool: rule.slice('tool:'.length) });
   return rule;
 }

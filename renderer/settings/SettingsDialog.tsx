@@ -11,6 +11,7 @@ import type { MessageKey } from '../i18n/messages';
 import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
 import { ApiKeyField, type KeyStorageChoice } from './ApiKeyField';
 import { ApprovalRules } from './ApprovalRules';
+import { McpServers } from './McpServers';
 import { splitFieldErrors } from './fieldErrors';
 
 interface Draft {
@@ -386,6 +387,10 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
 
             <Section title={t('settings.section.rules')} note={t('settings.section.rules.note')}>
               <ApprovalRules hasSession={hasSession} />
+            </Section>
+
+            <Section title={t('settings.section.mcp')} note={t('settings.section.mcp.note')}>
+              <McpServers />
             </Section>
           </div>
 

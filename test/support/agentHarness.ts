@@ -5,7 +5,7 @@ import type { AgentEvent } from '../../common/agentEvents';
 import type { AgentTool } from '../../main/agent/toolRunner';
 import { KeelCore } from '../../main/api/core';
 import type { ApprovalMode } from '../../common/approvals';
-import { writeSettingsFile, type ModelSettings } from '../../main/settings/modelSettings';
+import { writeSettingsFile, type ModelSettings, type SettingsFile } from '../../main/settings/modelSettings';
 import { startScriptedAnthropic, type ScriptedAnthropic, type ScriptedAnthropicOptions, type Step } from './scriptedAnthropic';
 
 export const TEST_API_KEY = 'sk-test-keel-0123456789';
@@ -34,11 +34,19 @@ export async function startAgentHarness(
     approvals?: ApprovalMode;
     /** Options of the scripted server (its context limit, side answers). */
     server?: Omit<ScriptedAnthropicOptions, 'script' | 'apiKey'>;
+    /** More of settings.json (e.g. mcpServers). */
+    settingsFile?: SettingsFile;
+    /** Runs on the fresh workspace before it is opened (e.g. writes a .mcp.json). */
+    beforeOpen?: (workspace: string) => void;
+    /** Extra core options (MCP start timeout, --trust-project-mcp). */
+    core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean };
+    /** Reuse a data folder (a second start of Keel); it is then not deleted on close. */
+    dataDir?: string;
   } = {},
 ): Promise<AgentHarness> {
   const server = await startScriptedAnthropic({ ...options.server, script, apiKey: TEST_API_KEY });
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'keel-ws-')));
-  const dataDir = mkdtempSync(join(tmpdir(), 'keel-data-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'keel-data-'));
   const settings: ModelSettings = {
     apiKey: options.apiKey ?? TEST_API_KEY,
     baseURL: server.baseURL,
@@ -50,7 +58,8 @@ export async function startAgentHarness(
     compactAt: 0.8,
     ...options.settings,
   };
-  if (options.approvals) writeSettingsFile(dataDir, { approvalMode: options.approvals });
+  if (options.approvals || options.settingsFile) writeSettingsFile(dataDir, { ...options.settingsFile, ...(options.approvals ? { approvalMode: options.approvals } : {}) });
+  options.beforeOpen?.(workspace);
   const core = new KeelCore({
     dataDir,
     host: 'web',
@@ -58,6 +67,7 @@ export async function startAgentHarness(
     tools: () => options.tools ?? [],
     settings: () => settings,
     headless: options.approvals === undefined,
+    ...options.core,
   });
   const opened = core.openWorkspace(workspace);
   if (!opened.ok) throw new Error(opened.error.message);
@@ -74,9 +84,10 @@ export async function startAgentHarness(
     settings,
     async close() {
       core.currentAgent?.stop();
+      await core.mcp.dispose();
       await server.close();
       rmSync(workspace, { recursive: true, force: true });
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
