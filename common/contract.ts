@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } from './agentEvents';
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
+import { ChangeConflictCodeSchema } from './changeConflicts';
 import { ChatItemSchema } from './chat';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
@@ -110,7 +111,8 @@ export const ChangeActionResultSchema = z.object({
   /** Files put back (undo) or re-applied (redo). */
   done: z.array(z.string()),
   /** Files changed by someone else since: left alone unless forced. */
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** `reason` in English; `code` and `params` for the window to say it in the person's language. */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), code: ChangeConflictCodeSchema.optional(), params: z.record(z.string(), z.string()).optional() })),
 });
 
 /** Enough for a window that opens mid-task to show where the agent is. */

@@ -198,7 +198,7 @@ export class ChangeTracker implements ChangeRecorder {
           force: input.force === true,
         });
         if (outcome.kind === 'conflict') {
-          result.conflicts.push({ path: file.path, reason: outcome.reason });
+          result.conflicts.push({ path: file.path, reason: outcome.reason, code: outcome.code, params: outcome.params });
           continue;
         }
         this.record({
@@ -214,6 +214,8 @@ export class ChangeTracker implements ChangeRecorder {
         result.conflicts.push({
           path: file.path,
           reason: `Keel could not ${direction} "${file.path}": ${(error as Error).message}. The file was left as it was; check that it is writable and not locked by another program.`,
+          code: 'write_failed',
+          params: { message: (error as Error).message },
         });
       }
     }

@@ -4,14 +4,18 @@ import { atomicWriteFile } from '../tools/files/atomicWrite';
 import type { BlobStore } from './blobStore';
 import type { Snapshot } from './changeIndex';
 import type { ChangeHistory, FileHistory, TaskHistory } from './changeHistory';
+import type { ChangeConflictCode } from '../../common/changeConflicts';
 import { locate, onDisk, type OnDisk } from './diskState';
 
 export type Direction = 'undo' | 'redo';
 
 export type Outcome =
   | { kind: 'done'; forced: boolean; replaced: string | null }
-  /** `forceable`: the person may overwrite anyway; false when writing would leave the workspace or Keel lacks the bytes. */
-  | { kind: 'conflict'; reason: string; forceable: boolean };
+  /**
+   * `forceable`: the person may overwrite anyway; false when writing would leave the workspace or
+   * Keel lacks the bytes. `code` and `params` say `reason` again for the window to translate.
+   */
+  | { kind: 'conflict'; reason: string; forceable: boolean; code: ChangeConflictCode; params: Record<string, string> };
 
 export interface RevertInput {
   workspace: string;
@@ -34,21 +38,23 @@ export async function revertFile(input: RevertInput): Promise<Outcome> {
   const expected = direction === 'undo' ? file.after : file.before;
   const target = direction === 'undo' ? file.before : file.after;
   if (target === null) {
-    return { kind: 'conflict', reason: `Keel stopped before it recorded the agent's version of "${file.path}", so it cannot be re-applied.`, forceable: false };
+    return { kind: 'conflict', reason: `Keel stopped before it recorded the agent's version of "${file.path}", so it cannot be re-applied.`, forceable: false, code: 'not_recorded', params: {} };
   }
   if (target.hash !== null && !(await input.blobs.has(target.hash))) {
     return {
       kind: 'conflict',
       reason: `Keel's saved copy of "${file.path}" is missing from ${input.blobs.blobs}, so it cannot be put back. Nothing was changed.`,
       forceable: false,
+      code: 'copy_missing',
+      params: { folder: input.blobs.blobs },
     };
   }
 
   const located = await locate(input.workspace, file.path);
-  if (!located.ok) return { kind: 'conflict', reason: located.reason, forceable: false };
+  if (!located.ok) return { kind: 'conflict', reason: located.reason, forceable: false, code: located.code, params: located.params };
   const disk = await onDisk(located.absolute);
   if (disk.kind === 'other') {
-    return { kind: 'conflict', reason: `"${file.path}" is now ${disk.what}, not a file. It was left alone.`, forceable: false };
+    return { kind: 'conflict', reason: `"${file.path}" is now ${disk.what}, not a file. It was left alone.`, forceable: false, code: 'not_a_file', params: { type: disk.type } };
   }
 
   let forced = false;
@@ -56,8 +62,9 @@ export async function revertFile(input: RevertInput): Promise<Outcome> {
   const mismatch = later ? null : differs(disk, expected);
   if (later || mismatch) {
     if (!force) {
-      const reason = later ? laterTaskReason(file.path, later, direction) : changedReason(file.path, direction, mismatch ?? '');
-      return { kind: 'conflict', reason, forceable: true };
+      if (later) return { kind: 'conflict', reason: laterTaskReason(file.path, later, direction), forceable: true, code: 'later_task', params: { task: shorten(later.title) } };
+      const how = mismatch === 'unknown' || mismatch === 'deleted' || mismatch === 'created' ? mismatch : 'changed';
+      return { kind: 'conflict', reason: changedReason(file.path, direction, how), forceable: true, code: `${how}_since`, params: {} };
     }
     forced = true;
   }

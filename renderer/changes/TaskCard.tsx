@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { FileChange, TaskChanges } from '../../common/contract';
+import type { ChangeActionResult, FileChange, TaskChanges } from '../../common/contract';
 import { ErrorCodes } from '../../common/errorCodes';
 import { api } from '../api';
 import { ChevronIcon } from '../app/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import { ConfirmUndoDialog } from './ConfirmUndoDialog';
+import { conflictText } from './conflictText';
 import { FileDiff, lineCounts } from './FileDiff';
 
 type Action = 'undo' | 'redo';
@@ -14,7 +15,7 @@ interface Outcome {
   /** Put back (undo) or re-applied (redo). */
   done: string[];
   /** Left alone: changed by the person since; waiting for their answer. */
-  conflicts: { path: string; reason: string }[];
+  conflicts: ChangeActionResult['conflicts'];
   /** Conflicts the person answered "Keep my version". */
   kept: string[];
 }
@@ -156,7 +157,7 @@ export function TaskCard({ task, onStale }: Props) {
               <li key={conflict.path} className="changes-conflict">
                 <div className="changes-conflict-what">
                   <span className="mono changes-path">{conflict.path}</span>
-                  <span className="changes-conflict-reason">{conflict.reason}</span>
+                  <span className="changes-conflict-reason">{conflictText(conflict, outcome.action, t)}</span>
                 </div>
                 <div className="changes-conflict-actions">
                   <button
