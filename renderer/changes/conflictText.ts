@@ -1,6 +1,6 @@
 import type { ChangeConflictCode } from '../../common/changeConflicts';
 import type { ChangeActionResult } from '../../common/contract';
-import type { Translate } from '../i18n/I18nProvider';
+import type { Translate } from '../i18n/translate';
 import type { MessageKey } from '../i18n/messages';
 
 /** Codes whose wording depends on whether the person undid or redid. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_CONFLICT_CODES } from '../../../common/changeConflicts';
 import { conflictText } from '../../../renderer/changes/conflictText';
-import { translator } from '../../../renderer/i18n/I18nProvider';
+import { translator } from '../../../renderer/i18n/translate';
 
 describe('why an undo left a file alone, in the person’s language', () => {
   const zh = translator('zh-CN');
