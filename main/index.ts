@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { workspaceTools } from './agent/workspaceTools';
 import { KeelCore } from './api/core';
 import { bindIpc, forwardEvents } from './electron/ipc';
+import { forwardTerminalOutput, receiveTerminalAcks } from './electron/terminalIpc';
 import { createSafeStorageKeyStore } from './electron/keyStore';
 import { installMenu } from './electron/menu';
 import { createMainWindow } from './electron/window';
@@ -48,6 +49,8 @@ if (!app.requestSingleInstanceLock()) {
     });
     bindIpc(ipcMain, core, (sender) => sender === window?.webContents);
     forwardEvents(core, () => window?.webContents ?? null);
+    forwardTerminalOutput(core, () => window?.webContents ?? null);
+    receiveTerminalAcks(ipcMain, core.terminals, (sender) => sender === window?.webContents);
     installMenu(() => void core.handlers['workspace.choose']({}));
 
     const folderArg = process.argv.slice(app.isPackaged ? 1 : 2).find((arg) => !arg.startsWith('-'));

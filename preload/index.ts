@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { ELECTRON_CHANNEL_PREFIX, isEventChannel, isRequestChannel } from '../common/contract';
+import { terminalBridge } from './terminalBridge';
 
 // Exposes the contract and nothing else: only declared channels pass, in either direction.
 contextBridge.exposeInMainWorld('keelIpc', {
@@ -13,4 +14,5 @@ contextBridge.exposeInMainWorld('keelIpc', {
     ipcRenderer.on(ELECTRON_CHANNEL_PREFIX + event, wrapped);
     return () => ipcRenderer.removeListener(ELECTRON_CHANNEL_PREFIX + event, wrapped);
   },
+  terminalOutput: terminalBridge(ipcRenderer),
 });
