@@ -1,14 +1,15 @@
 /**
  * Above this many bytes sent to the window but not yet acknowledged the pty is paused, and it
  * resumes once the window has caught up to below the low mark; the gap keeps the pty from
- * flapping between paused and running on every acknowledgement. VS Code's 100,000 / 5,000 keep a
- * window round trip (send, parse, ack) from covering more than 100 KB, which caps a flood at a
- * few MB/s: the window idles while the ack travels. The high mark is sized by `npm run bench --
- * terminal` to keep xterm.js busy; xterm.js parses it in a few tens of ms, so Ctrl-C's answer
- * waits behind at most that much.
+ * flapping between paused and running on every acknowledgement.
+ *
+ * Sized by `npm run bench -- terminal` on a 2-core machine: VS Code's 100,000 / 5,000 gave 4.8
+ * MB/s to the window (it idles while each ack travels, and node-pty pauses and resumes all the
+ * time), 1 MB gave 25 MB/s, 4 MB no more (20 MB/s, within the noise). xterm.js parses 1 MB in tens
+ * of ms, so the output a Ctrl-C's answer waits behind stays that short.
  */
-export const FLOW_HIGH_WATERMARK_BYTES = Number(process.env.KEEL_FLOW_HIGH_BYTES) || 1_000_000;
-export const FLOW_LOW_WATERMARK_BYTES = Math.floor(FLOW_HIGH_WATERMARK_BYTES / 2);
+export const FLOW_HIGH_WATERMARK_BYTES = 1_000_000;
+export const FLOW_LOW_WATERMARK_BYTES = 500_000;
 
 /** What flow control needs of a pty: node-pty's pause and resume of its reading side. */
 export interface Pausable {

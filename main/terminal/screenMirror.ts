@@ -6,13 +6,15 @@ const { Terminal: HeadlessTerminal } = headless;
 
 /** Lines of scrollback main keeps per shell, as the window does. */
 export const MIRROR_SCROLLBACK_LINES = 10_000;
+/** Output is parsed once it pauses this long… */
+export const MIRROR_QUIET_MS = 20;
+/** …or at the latest this long after it arrived. */
+export const MIRROR_MAX_DELAY_MS = 250;
 /**
- * Output waiting for the mirror's parser beyond which the oldest waiting batches are dropped.
- * The mirror is kept off the flood's critical path: it must not slow the shell down to its own
- * parse rate, nor hold a flood in memory. What a flood drops is scrolled away anyway, since
- * 10,000 lines of scrollback are about 1 MB.
+ * Output waiting to be parsed beyond which the oldest is dropped: about 10,000 lines of 100
+ * characters, the scrollback kept anyway. Only a flood (over 8 MB/s) drops anything.
  */
-export const MIRROR_BACKLOG_BYTES = 4 * 1024 * 1024;
+export const MIRROR_BACKLOG_BYTES = 2 * 1024 * 1024;
 
 export interface ScreenSnapshot {
   /** The screen and scrollback as escape sequences that redraw them in a fresh xterm.js. */
@@ -26,17 +28,23 @@ export interface ScreenSnapshot {
 /**
  * A shell's screen kept in main by a headless xterm.js, as VS Code does for its persistent
  * terminals: a window that reloads, or a second window, attaches to the shell and gets the screen
- * and scrollback instead of an empty tab. It parses the same bytes the window gets, one batch at a
- * time, in the background.
+ * and scrollback instead of an empty tab.
+ *
+ * Parsing costs main as much CPU as xterm.js costs the window, and it shares main's thread with
+ * the pty. So it is kept off the flood's path: output is parsed in pauses and at most every
+ * MIRROR_MAX_DELAY_MS, and of a flood only the last MIRROR_BACKLOG_BYTES, which hold what the
+ * scrollback can show. The price: a mode a flood switched in the middle of what was dropped
+ * (rare) is not in the mirror.
  */
 export class ScreenMirror {
   private readonly term: InstanceType<typeof HeadlessTerminal>;
   private readonly serializer = new SerializeAddon();
-  private readonly backlog: Array<{ data: Uint8Array; seq: number }> = [];
+  private backlog: Array<{ data: Uint8Array; seq: number }> = [];
   private backlogBytes = 0;
-  private parsing = false;
-  private parsedSeq = 0;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  private delayTimer: ReturnType<typeof setTimeout> | undefined;
   private writtenSeq = 0;
+  private parsedSeq = 0;
   /** Snapshots waiting for the parser to reach a batch. */
   private readonly waiting = new Set<{ seq: number; resolve: () => void }>();
   private disposed = false;
@@ -52,50 +60,60 @@ export class ScreenMirror {
     this.backlog.push({ data, seq });
     this.backlogBytes += data.length;
     while (this.backlogBytes > this.maxBacklog && this.backlog.length > 1) this.backlogBytes -= this.backlog.shift()!.data.length;
-    if (!this.parsing) this.parseNext();
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.parse(), MIRROR_QUIET_MS);
+    this.delayTimer ??= setTimeout(() => this.parse(), MIRROR_MAX_DELAY_MS);
   }
 
+  /** Output written before a resize is laid out at the old size. */
   resize(cols: number, rows: number): void {
-    if (!this.disposed) this.term.resize(cols, rows);
+    if (this.disposed) return;
+    this.parse();
+    this.term.resize(cols, rows);
   }
 
-  /** The screen once everything handed over so far is parsed (not what a flood adds meanwhile). */
+  /** The screen with everything written so far (not what a flood adds meanwhile). */
   async snapshot(): Promise<ScreenSnapshot> {
     const seq = this.writtenSeq;
-    if (this.parsing && this.parsedSeq < seq) await new Promise<void>((resolve) => this.waiting.add({ seq, resolve }));
+    this.parse();
+    if (this.parsedSeq < seq && !this.disposed) await new Promise<void>((resolve) => this.waiting.add({ seq, resolve }));
     const data = this.disposed ? '' : this.serializer.serialize({ scrollback: MIRROR_SCROLLBACK_LINES });
+    // Read after serializing: xterm.js calls back right after each piece, so this is what it shows.
     return { data, seq: this.parsedSeq, cols: this.term.cols, rows: this.term.rows };
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.backlog.length = 0;
+    this.clearTimers();
+    this.backlog = [];
     this.term.dispose();
-    this.settle(true);
+    for (const waiter of this.waiting) waiter.resolve();
+    this.waiting.clear();
   }
 
-  private parseNext(): void {
-    const next = this.backlog.shift();
-    if (!next || this.disposed) {
-      this.parsing = false;
-      this.settle(true);
-      return;
+  private parse(): void {
+    this.clearTimers();
+    if (this.disposed || this.backlog.length === 0) return;
+    const pieces = this.backlog;
+    this.backlog = [];
+    this.backlogBytes = 0;
+    for (const { data, seq } of pieces) {
+      this.term.write(data, () => {
+        this.parsedSeq = seq;
+        for (const waiter of this.waiting) {
+          if (waiter.seq > seq) continue;
+          this.waiting.delete(waiter);
+          waiter.resolve();
+        }
+      });
     }
-    this.parsing = true;
-    this.backlogBytes -= next.data.length;
-    this.term.write(next.data, () => {
-      this.parsedSeq = next.seq;
-      this.settle(false);
-      this.parseNext();
-    });
   }
 
-  private settle(all: boolean): void {
-    for (const waiter of this.waiting) {
-      if (!all && this.parsedSeq < waiter.seq) continue;
-      this.waiting.delete(waiter);
-      waiter.resolve();
-    }
+  private clearTimers(): void {
+    clearTimeout(this.quietTimer);
+    clearTimeout(this.delayTimer);
+    this.quietTimer = undefined;
+    this.delayTimer = undefined;
   }
 }
