@@ -12,6 +12,7 @@ import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
+import { LiveOutput } from './liveOutput';
 import { createModelClient, ModelError, streamRound } from './modelClient';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
 import { buildSystemPrompt } from './prompt';
@@ -313,12 +314,14 @@ export class Agent {
           continue;
         }
         this.setState('running_tool');
+        const live = new LiveOutput((chunk, skipped) => this.emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
         result = await runToolCall(this.tools, call, {
           workspace: session.workspace,
           signal,
-          onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
+          onOutput: (chunk) => live.push(chunk),
           beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
         });
+        live.flush();
         // Read back what the call left on disk, even when it was stopped midway.
         await changes?.afterToolCall();
         if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };

@@ -99,8 +99,12 @@ export class AgentFeed {
       this.onCommand();
     } else if (event.type === 'tool_output') {
       const run = this.running.get(event.id);
-      if (!run || event.chunk === '') return;
+      if (!run || (event.chunk === '' && !event.skipped)) return;
       run.streamed = true;
+      if (event.skipped) {
+        this.newLine();
+        this.sink.write(`${DIM}${this.t()('terminal.agentSkipped', { count: event.skipped.toLocaleString() })}${RESET}\r\n`);
+      }
       this.sink.write(toTerminalLines(event.chunk));
     } else if (event.type === 'tool_result') {
       const run = this.running.get(event.id);
