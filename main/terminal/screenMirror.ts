@@ -9,12 +9,13 @@ export const MIRROR_SCROLLBACK_LINES = 10_000;
 /** Output is parsed once it pauses this long… */
 export const MIRROR_QUIET_MS = 20;
 /** …or at the latest this long after it arrived. */
-export const MIRROR_MAX_DELAY_MS = 250;
+export const MIRROR_MAX_DELAY_MS = 1000;
 /**
  * Output waiting to be parsed beyond which the oldest is dropped: about 10,000 lines of 100
- * characters, the scrollback kept anyway. Only a flood (over 8 MB/s) drops anything.
+ * characters, the scrollback kept anyway. Only a flood (over 1 MB/s without a pause) drops
+ * anything, and parsing it costs main at most 1 MB a second while the window is busy.
  */
-export const MIRROR_BACKLOG_BYTES = 2 * 1024 * 1024;
+export const MIRROR_BACKLOG_BYTES = 1024 * 1024;
 
 export interface ScreenSnapshot {
   /** The screen and scrollback as escape sequences that redraw them in a fresh xterm.js. */
