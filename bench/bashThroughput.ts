@@ -3,6 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
+import { LiveOutput } from '../main/agent/liveOutput';
 import { runInPty } from '../main/tools/bash';
 import { formatMs, heading, percentile } from './stats';
 
@@ -84,9 +85,34 @@ export async function benchBashThroughput(): Promise<void> {
       `ratio runInPty/raw: ${(rate(keel, 'totalMs') / rate(raw, 'totalMs')).toFixed(2)}× to exit, ` +
         `${(rate(keel, 'lastByteMs') / rate(raw, 'lastByteMs')).toFixed(2)}× to last byte (goal ≥ ${GOAL_RATIO}×)`,
     );
+
+    // What the windows are sent of it when the agent runs it: each read as an event (as before),
+    // or batched and bounded by LiveOutput (as now). The JSON is what the WebSocket host sends.
+    for (const bounded of [false, true]) {
+      const sent = await viaAgentEvents(command(PAYLOAD_BYTES), cwd, bounded);
+      console.log(
+        `agent events for the windows, ${bounded ? 'LiveOutput (now)       ' : 'one per read (before)'}: ${sent.events.toLocaleString('en')} events, ` +
+          `${(sent.jsonBytes / 1e6).toFixed(1)} MB of JSON; run to exit ${formatMs(sent.totalMs)}`,
+      );
+    }
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
+}
+
+async function viaAgentEvents(cmd: string, cwd: string, bounded: boolean): Promise<{ events: number; jsonBytes: number; totalMs: number }> {
+  let events = 0;
+  let jsonBytes = 0;
+  const send = (chunk: string, skipped = 0) => {
+    events++;
+    const event = { type: 'tool_output', id: 'toolu_bench', chunk, ...(skipped > 0 ? { skipped } : {}) };
+    jsonBytes += JSON.stringify({ type: 'event', channel: 'agent.event', payload: event }).length;
+  };
+  const live = new LiveOutput(send);
+  const start = performance.now();
+  await runInPty(cmd, { cwd, timeoutMs: RUN_TIMEOUT_MS, onOutput: (chunk) => (bounded ? live.push(chunk) : send(chunk)) });
+  live.flush();
+  return { events, jsonBytes, totalMs: performance.now() - start };
 }
 
 async function viaRunInPty(cmd: string, cwd: string): Promise<Run> {

@@ -227,8 +227,16 @@ export const requests = {
     output: z.object({}),
   },
   'terminal.resize': { input: z.object({ id: z.string(), cols: TerminalSize, rows: TerminalSize }).strict(), output: z.object({}) },
-  /** Flow control: the window says how many characters of output it has rendered. */
-  'terminal.ack': { input: z.object({ id: z.string(), chars: z.number().int().nonnegative() }).strict(), output: z.object({}) },
+  /** Flow control: the window says how many bytes of output xterm.js has parsed (binary frames carry the same). */
+  'terminal.ack': { input: z.object({ id: z.string(), bytes: z.number().int().nonnegative() }).strict(), output: z.object({}) },
+  /**
+   * A window attaching to a running shell (after a reload, or a second window): its screen and
+   * scrollback as escape sequences, and the last output batch they contain (drop batches up to it).
+   */
+  'terminal.snapshot': {
+    input: z.object({ id: z.string() }).strict(),
+    output: z.object({ data: z.string(), seq: z.number().int().nonnegative(), cols: z.number().int(), rows: z.number().int() }),
+  },
   /** Closes the tab: the shell and every process it started are killed. */
   'terminal.close': { input: z.object({ id: z.string() }).strict(), output: z.object({ closed: z.boolean() }) },
 
@@ -257,7 +265,6 @@ export const requests = {
 } as const;
 
 export const events = {
-  'terminal.output': z.object({ id: z.string(), data: z.string() }),
   'terminal.exit': z.object({ id: z.string(), exitCode: z.number().nullable(), signal: z.number().nullable() }),
   'changes.changed': z.object({}),
   'workspace.changed': WorkspaceInfoSchema.nullable(),
@@ -297,6 +304,16 @@ export interface KeelApi {
   request<C extends RequestChannel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>>;
   /** Returns the function that unsubscribes. */
   on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Terminal output as bytes, outside the JSON contract (see common/terminalFrames.ts). */
+  terminalOutput: TerminalOutputStream;
+}
+
+/** Raw pty output, numbered per tab from 1, and its acknowledgement (flow control). */
+export interface TerminalOutputStream {
+  /** Returns the function that unsubscribes. */
+  on(listener: (id: string, seq: number, data: Uint8Array) => void): () => void;
+  /** xterm.js has parsed `bytes` more bytes of the tab's output. */
+  ack(id: string, bytes: number): void;
 }
 
 export { ErrorCodes } from './errorCodes';

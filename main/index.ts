@@ -6,6 +6,7 @@ import { workspaceTools } from './agent/workspaceTools';
 import { KeelCore } from './api/core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './electron/appProtocol';
 import { bindIpc, forwardEvents } from './electron/ipc';
+import { forwardTerminalOutput, receiveTerminalAcks } from './electron/terminalIpc';
 import { createSafeStorageKeyStore } from './electron/keyStore';
 import { claimSingleInstance, createQuitSequence, folderArgument } from './electron/lifecycle';
 import { installMenu } from './electron/menu';
@@ -61,6 +62,8 @@ if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
     });
     bindIpc(ipcMain, core, (sender) => sender === window?.webContents);
     forwardEvents(core, () => window?.webContents ?? null);
+    forwardTerminalOutput(core, () => window?.webContents ?? null);
+    receiveTerminalAcks(ipcMain, core.terminals, (sender) => sender === window?.webContents);
     installMenu(() => void openFolderFromMenu(() => core.handlers['workspace.choose']({}), showWarning));
 
     const folderArg = folderArgument(process.argv, app.isPackaged);

@@ -1,4 +1,5 @@
 import { ELECTRON_CHANNEL_PREFIX, isEventChannel, isRequestChannel } from '../common/contract';
+import { terminalBridge, type TerminalBridge } from './terminalBridge';
 
 /** The two pieces of electron the bridge uses, as plain shapes: a test hands in stand-ins. */
 export interface BridgeContext {
@@ -6,6 +7,7 @@ export interface BridgeContext {
 }
 export interface BridgeIpc {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  send(channel: string, ...args: unknown[]): void;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
@@ -13,6 +15,8 @@ export interface BridgeIpc {
 export interface KeelIpcBridge {
   request(channel: string, input: unknown): Promise<unknown>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  /** Terminal output as bytes and its acknowledgements, outside the JSON contract (terminalBridge.ts). */
+  terminalOutput: TerminalBridge;
 }
 
 /** The page's `keelIpc`: the contract and nothing else; only declared channels pass, in either direction. */
@@ -31,6 +35,7 @@ export function createKeelBridge(ipc: BridgeIpc): KeelIpcBridge {
       ipc.on(ELECTRON_CHANNEL_PREFIX + event, wrapped);
       return () => void ipc.removeListener(ELECTRON_CHANNEL_PREFIX + event, wrapped);
     },
+    terminalOutput: terminalBridge(ipc),
   };
 }
 

@@ -14,6 +14,7 @@ import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
+import { LiveOutput } from './liveOutput';
 import { createModelClient, ModelError, streamRound } from './modelClient';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
 import { shellDisplayName } from '../tools/bash/shell';
@@ -384,12 +385,14 @@ export class Agent {
         }
         this.setState('running_tool');
         planVersion = session.plan.version;
+        const live = new LiveOutput((chunk, skipped) => this.emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
         result = await runToolCall(tools, call, {
           workspace: session.workspace,
           signal,
-          onOutput: (chunk) => this.emit({ type: 'tool_output', id: call.id, chunk }),
+          onOutput: (chunk) => live.push(chunk),
           beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
         });
+        live.flush();
         // Read back what the call left on disk, even when it was stopped midway.
         await changes?.afterToolCall();
         if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };

@@ -11,7 +11,7 @@ import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
 import { SessionInUseError, WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
-import { TerminalManager } from '../terminal/terminalManager';
+import { TerminalManager, type TerminalOutputListener } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
 import { agentHandlers } from './handlers/agentHandlers';
 import { attachmentHandlers } from './handlers/attachmentHandlers';
@@ -66,6 +66,7 @@ export class KeelCore {
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
   private readonly listeners = new Set<EventListener>();
+  private readonly terminalOutputListeners = new Set<TerminalOutputListener>();
   private unsubscribeSession: (() => void) | null = null;
   readonly settings: SettingsService;
   readonly handlers: Handlers;
@@ -76,7 +77,14 @@ export class KeelCore {
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
-    this.terminals = new TerminalManager({ emit: (event, payload) => this.emit(event, payload), workspace: () => this.session?.workspace ?? null, log: options.log });
+    this.terminals = new TerminalManager({
+      emit: (event, payload) => this.emit(event, payload),
+      output: (id, seq, data) => {
+        for (const listener of this.terminalOutputListeners) listener(id, seq, data);
+      },
+      workspace: () => this.session?.workspace ?? null,
+      log: options.log,
+    });
     // Started now, so the first command and the first terminal need not wait for the login shell.
     void loginShellPath({ log: options.log });
     this.mcp = new McpManager({
@@ -127,6 +135,12 @@ export class KeelCore {
   /** What the agent changed in the open session's files (the Changes view). */
   get currentChanges(): ChangeTracker | null {
     return this.changes;
+  }
+
+  /** Terminal output, as bytes: each host carries it to its windows without JSON. */
+  onTerminalOutput(listener: TerminalOutputListener): () => void {
+    this.terminalOutputListeners.add(listener);
+    return () => this.terminalOutputListeners.delete(listener);
   }
 
   onEvent(listener: EventListener): () => void {

@@ -1,10 +1,15 @@
 /**
- * VS Code's thresholds: above this many characters sent to the window but not yet acknowledged
- * the pty is paused, and it resumes once the window has caught up to below the low mark. The gap
- * keeps the pty from flapping between paused and running on every acknowledgement.
+ * Above this many bytes sent to the window but not yet acknowledged the pty is paused, and it
+ * resumes once the window has caught up to below the low mark; the gap keeps the pty from
+ * flapping between paused and running on every acknowledgement.
+ *
+ * Sized by `npm run bench -- terminal` on a 2-core machine: VS Code's 100,000 / 5,000 gave 4.8
+ * MB/s to the window (it idles while each ack travels, and node-pty pauses and resumes all the
+ * time), 1 MB gave 25 MB/s, 4 MB no more (20 MB/s, within the noise). xterm.js parses 1 MB in tens
+ * of ms, so the output a Ctrl-C's answer waits behind stays that short.
  */
-export const FLOW_HIGH_WATERMARK_CHARS = 100_000;
-export const FLOW_LOW_WATERMARK_CHARS = 5_000;
+export const FLOW_HIGH_WATERMARK_BYTES = 1_000_000;
+export const FLOW_LOW_WATERMARK_BYTES = 500_000;
 
 /** What flow control needs of a pty: node-pty's pause and resume of its reading side. */
 export interface Pausable {
@@ -18,8 +23,7 @@ export interface Pausable {
  * waits for the window instead of piling up in main's memory. Only reading is paused; input
  * (Ctrl-C above all) is still written at once.
  *
- * Characters are JavaScript string lengths (UTF-16 code units) of the decoded output, the same
- * unit the window counts when it acknowledges what it has rendered.
+ * Bytes of raw pty output, the unit the window counts when it acknowledges what xterm.js parsed.
  */
 export class FlowControl {
   private unacknowledged = 0;
@@ -27,24 +31,24 @@ export class FlowControl {
 
   constructor(
     private readonly pty: Pausable,
-    private readonly high = FLOW_HIGH_WATERMARK_CHARS,
-    private readonly low = FLOW_LOW_WATERMARK_CHARS,
+    private readonly high = FLOW_HIGH_WATERMARK_BYTES,
+    private readonly low = FLOW_LOW_WATERMARK_BYTES,
   ) {}
 
   /** Output is on its way to the window. */
-  sent(chars: number): void {
-    this.unacknowledged += chars;
+  sent(bytes: number): void {
+    this.unacknowledged += bytes;
     if (!this.paused && this.unacknowledged > this.high) {
       this.paused = true;
       this.pty.pause();
     }
   }
 
-  /** The window has rendered this many characters. */
-  acknowledged(chars: number): void {
+  /** The window has parsed this many bytes. */
+  acknowledged(bytes: number): void {
     // Never below zero: an over-acknowledgement (a window that reloaded, a bug) must not buy
     // credit that lets the next flood through unchecked.
-    this.unacknowledged = Math.max(0, this.unacknowledged - chars);
+    this.unacknowledged = Math.max(0, this.unacknowledged - bytes);
     if (this.paused && this.unacknowledged < this.low) this.release();
   }
 
@@ -59,7 +63,13 @@ export class FlowControl {
     return this.paused;
   }
 
-  get unacknowledgedChars(): number {
+  /** A window attached afresh (a reload): what the old one never acknowledged is not waited for. */
+  reset(): void {
+    this.unacknowledged = 0;
+    this.release();
+  }
+
+  get unacknowledgedBytes(): number {
     return this.unacknowledged;
   }
 }

@@ -6,6 +6,7 @@ import type { TerminalInfo } from '../../common/contract';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../tools/bash/killTree';
 import { FlowControl } from './flowControl';
 import { OutputBatcher } from './outputBatcher';
+import { ScreenMirror, type ScreenSnapshot } from './screenMirror';
 import type { ShellLaunch } from './shellLaunch';
 import { TERMINAL_MARKER_VARIABLE } from './terminalEnv';
 
@@ -27,21 +28,24 @@ export interface TerminalStart {
   env: Record<string, string>;
   /** The value of TERMINAL_MARKER_VARIABLE in `env`. */
   marker: string;
-  /** One batch of decoded output for the window. */
-  onOutput: (data: string) => void;
+  /** One batch of raw output for the window (UTF-8; a character may be split between batches), numbered from 1. */
+  onOutput: (data: Uint8Array, seq: number) => void;
   /** The shell ended on its own (not called for a tab that was closed). */
   onExit: (exit: TerminalExit) => void;
 }
 
 /**
- * One tab: the person's shell in a pseudo-terminal, its output decoded, batched and held back
- * when the window falls behind, and its whole process tree killed when the tab closes.
+ * One tab: the person's shell in a pseudo-terminal, its raw output batched, mirrored into a
+ * headless screen (for windows that attach later) and held back when the window falls behind, and
+ * its whole process tree killed when the tab closes. Output stays bytes: xterm.js decodes it.
  */
 export class Terminal {
   readonly info: TerminalInfo;
-  private readonly decoder = new TextDecoder('utf-8');
+  private readonly encoder = new TextEncoder();
   private readonly batcher: OutputBatcher;
   private readonly flow: FlowControl;
+  private readonly mirror: ScreenMirror;
+  private seq = 0;
   private state: 'running' | 'exited' | 'closing' = 'running';
   private exit: TerminalExit | undefined;
   private closing: Promise<void> | undefined;
@@ -56,8 +60,8 @@ export class Terminal {
       rows: options.rows,
       cwd: options.cwd,
       env: options.env,
-      // Raw bytes (POSIX; ConPTY gives strings whatever this says), decoded by one streaming
-      // decoder, so a CJK character or an emoji split across two reads arrives whole.
+      // Raw bytes (POSIX; ConPTY gives strings whatever this says), passed on undecoded: xterm.js
+      // decodes UTF-8 itself and keeps a character split across two reads for the next one.
       encoding: null,
     });
     return new Terminal(pty, options);
@@ -68,9 +72,10 @@ export class Terminal {
     private readonly options: TerminalStart,
   ) {
     this.info = { id: options.id, title: options.launch.title, cwd: options.cwd, pid: pty.pid };
-    this.batcher = new OutputBatcher((data) => options.onOutput(data));
+    this.mirror = new ScreenMirror(options.cols, options.rows);
+    this.batcher = new OutputBatcher((data) => this.deliver(data));
     this.flow = new FlowControl(pty);
-    pty.onData((data: string | Uint8Array) => this.received(typeof data === 'string' ? data : this.decoder.decode(data, { stream: true })));
+    pty.onData((data: string | Uint8Array) => this.received(typeof data === 'string' ? this.encoder.encode(data) : data));
     pty.onExit(({ exitCode, signal }) => this.exited(signal ? { exitCode: null, signal } : { exitCode, signal: null }));
   }
 
@@ -81,6 +86,9 @@ export class Terminal {
 
   resize(cols: number, rows: number): void {
     if (this.state !== 'running') return;
+    // Output batched before the resize was laid out at the old size: the mirror gets it first.
+    this.batcher.flush();
+    this.mirror.resize(cols, rows);
     try {
       this.pty.resize(cols, rows);
     } catch {
@@ -88,8 +96,18 @@ export class Terminal {
     }
   }
 
-  acknowledge(chars: number): void {
-    this.flow.acknowledged(chars);
+  acknowledge(bytes: number): void {
+    this.flow.acknowledged(bytes);
+  }
+
+  /**
+   * The screen and scrollback for a window attaching to this shell. The window that was attached
+   * before (a reload) will acknowledge nothing more, so flow control starts over.
+   */
+  async snapshot(): Promise<ScreenSnapshot> {
+    this.batcher.flush();
+    this.flow.reset();
+    return this.mirror.snapshot();
   }
 
   /**
@@ -102,6 +120,7 @@ export class Terminal {
   close(graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
     if (this.state === 'running') this.state = 'closing';
     this.batcher.discard();
+    this.mirror.dispose();
     // Read on, into nothing: a program that handles the hang-up and prints on its way out must
     // not block on a full pty until SIGKILL.
     this.flow.release();
@@ -124,10 +143,16 @@ export class Terminal {
     if (this.exit === undefined) destroyQuietly(this.pty);
   }
 
-  private received(text: string): void {
-    if (this.state !== 'running' || text === '') return;
-    this.flow.sent(text.length);
-    this.batcher.push(text);
+  private received(data: Uint8Array): void {
+    if (this.state !== 'running' || data.length === 0) return;
+    this.flow.sent(data.length);
+    this.batcher.push(data);
+  }
+
+  private deliver(data: Uint8Array): void {
+    const seq = ++this.seq;
+    this.mirror.write(data, seq);
+    this.options.onOutput(data, seq);
   }
 
   private exited(exit: TerminalExit): void {
@@ -135,8 +160,7 @@ export class Terminal {
     this.markExitSeen();
     if (this.state !== 'running') return;
     // node-pty reports the exit once the pty is drained and closed: nothing follows it, so the
-    // decoder's tail (an incomplete character becomes U+FFFD) and the last batch go out first.
-    this.received(this.decoder.decode());
+    // last batch goes out first.
     this.state = 'exited';
     this.batcher.flush();
     this.options.onExit(exit);

@@ -5,13 +5,18 @@ import { ErrorCodes, LIMITS, type EventPayload, type TerminalInfo } from '../../
 import { fail, ok, type Result } from '../../common/result';
 import { loginShellPath } from '../platform/loginEnvironment';
 import { shellLaunch, type ShellLaunch } from './shellLaunch';
+import type { ScreenSnapshot } from './screenMirror';
 import { Terminal, type TerminalExit } from './terminal';
 import { terminalEnvironment } from './terminalEnv';
 
-type TerminalEvent = 'terminal.output' | 'terminal.exit';
+type TerminalEvent = 'terminal.exit';
+
+/** A batch of a tab's raw output; it travels as bytes (binary frames, IPC Uint8Arrays), not JSON. */
+export type TerminalOutputListener = (id: string, seq: number, data: Uint8Array) => void;
 
 export interface TerminalManagerOptions {
   emit: <E extends TerminalEvent>(event: E, payload: EventPayload<E>) => void;
+  output: TerminalOutputListener;
   /** The open session's workspace folder, where new shells start; null starts them at home. */
   workspace: () => string | null;
   /**
@@ -81,7 +86,7 @@ export class TerminalManager {
         rows,
         marker,
         env: terminalEnvironment(process.env, { marker, path }),
-        onOutput: (data) => this.emit('terminal.output', { id, data }),
+        onOutput: (data, seq) => this.output(id, seq, data),
         onExit: (exit) => this.shellEnded(id, exit),
       });
     } catch (error) {
@@ -114,12 +119,19 @@ export class TerminalManager {
     return ok({});
   }
 
-  /** Flow control: the window has rendered `chars` more characters of this tab's output. */
-  ack(id: string, chars: number): Result<Record<string, never>> {
+  /** Flow control: the window has parsed `bytes` more bytes of this tab's output. */
+  ack(id: string, bytes: number): Result<Record<string, never>> {
     const terminal = this.terminals.get(id);
-    if (terminal) terminal.acknowledge(chars);
+    if (terminal) terminal.acknowledge(bytes);
     else if (!this.gone.has(id)) return this.missing(id);
     return ok({});
+  }
+
+  /** The tab's screen and scrollback, for a window that attaches to a running shell. */
+  async snapshot(id: string): Promise<Result<ScreenSnapshot>> {
+    const terminal = this.terminals.get(id);
+    if (!terminal) return this.missing(id);
+    return ok(await terminal.snapshot());
   }
 
   /** `closed` is false when the tab had already ended (its shell exited, or it was closed before). */
@@ -160,6 +172,14 @@ export class TerminalManager {
     }
     const ended = why === 'closed' ? 'was closed' : `has ended (${why.signal !== null ? `signal ${why.signal}` : `exit code ${why.exitCode}`})`;
     return fail(ErrorCodes.badRequest, `Terminal "${id}" ${ended}, so it takes no more input. Open a new terminal.`);
+  }
+
+  private output(id: string, seq: number, data: Uint8Array): void {
+    try {
+      this.options.output(id, seq, data);
+    } catch (error) {
+      this.options.log?.(`warning: a terminal output listener failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private emit<E extends TerminalEvent>(event: E, payload: EventPayload<E>): void {

@@ -10,6 +10,7 @@ import { fail } from '../../common/result';
 import type { KeelCore } from '../api/core';
 import { dispatchRequest } from '../api/dispatch';
 import { serveStatic } from './staticFiles';
+import { broadcastTerminalOutput, receiveTerminalFrame } from './terminalFrames';
 
 export interface WebHostOptions {
   core: KeelCore;
@@ -114,6 +115,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const frame = JSON.stringify({ type: 'event', channel, payload } satisfies WireMessage);
     for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(frame);
   });
+  const stopTerminalOutput = broadcastTerminalOutput(options.core, sockets);
 
   return {
     url: `http://${HOST}:${port}/?token=${token}`,
@@ -122,6 +124,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     close: () =>
       new Promise<void>((resolve) => {
         stopEvents();
+        stopTerminalOutput();
         for (const client of sockets.clients) client.terminate();
         sockets.close();
         server.closeAllConnections();
@@ -172,6 +175,10 @@ function serveClient(ws: WebSocket, core: KeelCore, log: (message: string) => vo
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   ws.on('message', (data, isBinary) => {
+    if (isBinary) {
+      receiveTerminalFrame(core, data, () => reply({ type: 'response', id: null, result: fail(ErrorCodes.badRequest, 'Malformed binary message: the only binary frames are terminal acks.') }));
+      return;
+    }
     let raw: unknown;
     try {
       raw = isBinary ? undefined : JSON.parse(data.toString());

@@ -1,8 +1,9 @@
-import type { KeelApi } from '../../common/contract';
+import type { KeelApi, TerminalOutputStream } from '../../common/contract';
 
 interface KeelIpcBridge {
   request(channel: string, input: unknown): Promise<unknown>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  terminalOutput: TerminalOutputStream;
 }
 
 declare global {
@@ -16,5 +17,6 @@ export function createIpcApi(bridge: KeelIpcBridge): KeelApi {
   return {
     request: (channel, input) => bridge.request(channel, input) as never,
     on: (event, listener) => bridge.on(event, listener as (payload: unknown) => void),
+    terminalOutput: bridge.terminalOutput,
   };
 }

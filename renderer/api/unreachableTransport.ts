@@ -17,6 +17,7 @@ export function createUnreachableApi(reason: NoHostReason): KeelApi {
   return {
     request: async () => ({ ok: false, error: { code: 'disconnected', message: MESSAGES[reason], details: { reason } } }),
     on: () => () => undefined,
+    terminalOutput: { on: () => () => undefined, ack: () => undefined },
   };
 }
 

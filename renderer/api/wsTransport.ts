@@ -1,6 +1,7 @@
 import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
 import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
+import { decodeTerminalFrame, encodeAckFrame } from '../../common/terminalFrames';
 
 const TOKEN_KEY = 'keel.token';
 
@@ -33,14 +34,21 @@ const MESSAGE_TOO_BIG = 1009;
 export function createWsApi(url: string): KeelApi {
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
+  const outputListeners = new Set<(id: string, seq: number, data: Uint8Array) => void>();
   let nextId = 1;
   let socket: WebSocket;
   let ready: Promise<void>;
 
   const connect = () => {
     socket = new WebSocket(url);
+    socket.binaryType = 'arraybuffer';
     ready = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
     socket.addEventListener('message', (event) => {
+      if (event.data instanceof ArrayBuffer) {
+        const frame = decodeTerminalFrame(new Uint8Array(event.data));
+        if (frame?.kind === 'output') for (const listener of outputListeners) listener(frame.id, frame.seq, frame.data);
+        return;
+      }
       const message = JSON.parse(String(event.data)) as WireMessage;
       if (message.type === 'response' && message.id !== null) {
         pending.get(message.id)?.(message.result);
@@ -85,6 +93,16 @@ export function createWsApi(url: string): KeelApi {
       set.add(listener as (payload: unknown) => void);
       listeners.set(event, set);
       return () => set.delete(listener as (payload: unknown) => void);
+    },
+    terminalOutput: {
+      on(listener) {
+        outputListeners.add(listener);
+        return () => outputListeners.delete(listener);
+      },
+      ack(id, bytes) {
+        // An ack lost with a dropped socket is not missed: attaching again starts flow control over.
+        if (socket.readyState === WebSocket.OPEN) socket.send(encodeAckFrame(id, bytes));
+      },
     },
   };
 }

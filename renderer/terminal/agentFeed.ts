@@ -13,6 +13,12 @@ const COMMAND = '\x1b[1;34m';
 const OK = '\x1b[32m';
 const FAILED = '\x1b[1;31m';
 const NOTE = '\x1b[33m';
+const DIM = '\x1b[2m';
+
+/** A reopened session replays at most its last this many commands into the Agent tab. */
+export const MAX_REPLAYED_COMMANDS = 200;
+/** …and of each command's recorded output at most its last this many characters. */
+export const MAX_REPLAYED_OUTPUT_CHARS = 20_000;
 
 /** `\n` as a terminal needs it (`\r\n`); output from the agent's pty already has `\r\n`. */
 export function toTerminalLines(text: string): string {
@@ -69,12 +75,18 @@ export class AgentFeed {
    * they ran; not counted as new. Returns how many were written.
    */
   replay(items: readonly ChatItem[]): number {
+    const commands = items.filter((item): item is Extract<ChatItem, { kind: 'tool' }> => item.kind === 'tool' && item.name === 'bash' && !this.written.has(item.id));
+    const skipped = Math.max(0, commands.length - MAX_REPLAYED_COMMANDS);
+    if (skipped > 0) {
+      if (!this.sink.atLineStart) this.sink.write('\r\n');
+      this.sink.write(`${DIM}${this.t()('terminal.agentEarlierHidden', { count: skipped })}${RESET}\r\n\r\n`);
+    }
     let count = 0;
-    for (const item of items) {
-      if (item.kind !== 'tool' || item.name !== 'bash' || this.written.has(item.id)) continue;
+    for (const item of commands.slice(skipped)) {
       this.start(item.id, item.input);
       count++;
-      if (item.output) this.apply({ type: 'tool_output', id: item.id, chunk: item.output });
+      const output = item.output && item.output.length > MAX_REPLAYED_OUTPUT_CHARS ? `…${item.output.slice(-MAX_REPLAYED_OUTPUT_CHARS)}` : item.output;
+      if (output) this.apply({ type: 'tool_output', id: item.id, chunk: output });
       if (item.result) this.apply({ type: 'tool_result', id: item.id, name: 'bash', ...item.result });
     }
     return count;
@@ -87,8 +99,12 @@ export class AgentFeed {
       this.onCommand();
     } else if (event.type === 'tool_output') {
       const run = this.running.get(event.id);
-      if (!run || event.chunk === '') return;
+      if (!run || (event.chunk === '' && !event.skipped)) return;
       run.streamed = true;
+      if (event.skipped) {
+        this.newLine();
+        this.sink.write(`${DIM}${this.t()('terminal.agentSkipped', { count: event.skipped.toLocaleString() })}${RESET}\r\n`);
+      }
       this.sink.write(toTerminalLines(event.chunk));
     } else if (event.type === 'tool_result') {
       const run = this.running.get(event.id);

@@ -7,11 +7,11 @@ import { terminalFont, terminalTheme } from './theme';
 /** Lines kept above the screen in each tab. */
 export const SCROLLBACK_LINES = 10_000;
 /**
- * Rendered characters are acknowledged to main in steps of about this many (main pauses the pty
- * above 100,000 unacknowledged and resumes below 5,000); a smaller remainder goes out when the
- * output goes quiet.
+ * Parsed output bytes are acknowledged to main in steps of about this many (main pauses the pty
+ * above FLOW_HIGH_WATERMARK_BYTES unacknowledged); a smaller remainder goes out when the output
+ * goes quiet. A flood's batches are larger than this, so each is acknowledged as it is parsed.
  */
-export const ACK_STEP_CHARS = 5_000;
+export const ACK_STEP_BYTES = 64 * 1024;
 const ACK_IDLE_MS = 20;
 
 export type SessionKind = 'shell' | 'agent';
@@ -21,8 +21,8 @@ export interface SessionOptions {
   /** Keystrokes and pastes of a shell tab (never called for the read-only agent tab). */
   onInput?: (data: string) => void;
   onResize?: (cols: number, rows: number) => void;
-  /** Rendered characters, to acknowledge (shell tabs). */
-  onAck?: (chars: number) => void;
+  /** Parsed output bytes, to acknowledge (shell tabs). */
+  onAck?: (bytes: number) => void;
 }
 
 interface OutputWatcher {
@@ -46,7 +46,9 @@ export class TerminalSession {
   private unacked = 0;
   private ackTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly watchers = new Set<OutputWatcher>();
-  /** Characters of output xterm.js has parsed (test and bench hook). */
+  /** Decodes output only while a test or the bench watches for a text in it. */
+  private readonly watchDecoder = new TextDecoder();
+  /** Characters (bytes, for the pty's output) xterm.js has parsed (test and bench hook). */
   renderedChars = 0;
   /** performance.now() of the last keystroke or paste sent (test and bench hook). */
   lastInputAt = 0;
@@ -122,7 +124,6 @@ export class TerminalSession {
     this.term.options.theme = terminalTheme();
   }
 
-  /** Output: written to xterm.js, and acknowledged once it has been parsed. */
   /** Empties the terminal, scrollback included (the Agent tab, when another session opens). */
   reset(): void {
     this.term.reset();
@@ -130,10 +131,26 @@ export class TerminalSession {
     this.atLineStart = true;
   }
 
+  /** Keel's own text (the agent's feed, a shell's exit line, a snapshot of the screen). */
   write(data: string): void {
     if (data === '') return;
     this.atLineStart = data.endsWith('\n');
-    this.term.write(data, () => this.written(data));
+    this.term.write(data, () => this.written(data, 0));
+  }
+
+  /**
+   * The shell's raw output, acknowledged once parsed. xterm.js decodes the UTF-8 itself and keeps
+   * a character split between two batches until the rest arrives.
+   */
+  writeOutput(data: Uint8Array): void {
+    if (data.length === 0) return;
+    this.atLineStart = data[data.length - 1] === 0x0a;
+    this.term.write(data, () => this.written(data, data.length));
+  }
+
+  /** Output this tab received but will not write (its screen snapshot already has it). */
+  skipOutput(bytes: number): void {
+    this.acknowledge(bytes);
   }
 
   /** Resolves with performance.now() when output containing `needle` has been rendered. */
@@ -164,16 +181,23 @@ export class TerminalSession {
     this.host.remove();
   }
 
-  private written(data: string): void {
+  private written(data: string | Uint8Array, ackBytes: number): void {
     this.renderedChars += data.length;
-    for (const watcher of this.watchers) {
-      const text = watcher.tail + data;
-      if (text.includes(watcher.needle)) watcher.resolve(performance.now());
-      else watcher.tail = text.slice(-watcher.needle.length);
+    if (this.watchers.size > 0) {
+      const decoded = typeof data === 'string' ? data : this.watchDecoder.decode(data, { stream: true });
+      for (const watcher of this.watchers) {
+        const text = watcher.tail + decoded;
+        if (text.includes(watcher.needle)) watcher.resolve(performance.now());
+        else watcher.tail = text.slice(-watcher.needle.length);
+      }
     }
-    if (!this.options.onAck) return;
-    this.unacked += data.length;
-    if (this.unacked >= ACK_STEP_CHARS) this.flushAck();
+    this.acknowledge(ackBytes);
+  }
+
+  private acknowledge(bytes: number): void {
+    if (!this.options.onAck || bytes === 0) return;
+    this.unacked += bytes;
+    if (this.unacked >= ACK_STEP_BYTES) this.flushAck();
     else this.ackTimer ??= setTimeout(() => this.flushAck(), ACK_IDLE_MS);
   }
 
@@ -181,9 +205,9 @@ export class TerminalSession {
     clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
     if (this.unacked === 0) return;
-    const chars = this.unacked;
+    const bytes = this.unacked;
     this.unacked = 0;
-    this.options.onAck?.(chars);
+    this.options.onAck?.(bytes);
   }
 
   /**

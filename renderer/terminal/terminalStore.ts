@@ -24,8 +24,13 @@ export interface TerminalSnapshot {
   error: string | undefined;
 }
 
-/** Output for a tab this window does not know yet (it arrived before `terminal.create` answered). */
-const MAX_EARLY_OUTPUT_CHARS = 200_000;
+/** Output held for a tab this window does not know yet (it arrived before `terminal.create` or `terminal.list` answered). */
+const MAX_EARLY_OUTPUT_BYTES = 2_000_000;
+
+interface HeldOutput {
+  frames: Array<{ seq: number; data: Uint8Array }>;
+  bytes: number;
+}
 
 /**
  * The terminals of this window, outside React: the tabs' xterm.js instances, the agent's feed
@@ -36,7 +41,10 @@ export class TerminalStore {
   private readonly shells: Array<{ info: TerminalInfo; n: number; exited: boolean }> = [];
   private snapshot: TerminalSnapshot;
   private readonly listeners = new Set<() => void>();
-  private readonly early = new Map<string, string>();
+  /** Output for tabs not known yet, or whose screen snapshot is on its way. */
+  private readonly held = new Map<string, HeldOutput>();
+  /** Per tab, the last output batch its screen already shows (batches up to it are skipped). */
+  private readonly shownSeq = new Map<string, number>();
   private t: Translate = translator('en');
   private panelOpen = false;
   private introWritten = false;
@@ -67,7 +75,7 @@ export class TerminalStore {
       this.sessionId = result.value?.sessionId ?? null;
       void this.replayHistory(this.sessionId);
     });
-    api.on('terminal.output', ({ id, data }) => this.output(id, data));
+    api.terminalOutput.on((id, seq, data) => this.output(id, seq, data));
     api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal));
     new MutationObserver(() => {
       for (const session of this.sessions.values()) session.setTheme();
@@ -148,7 +156,7 @@ export class TerminalStore {
     this.ensuring ??= (async () => {
       if (this.shells.length === 0) {
         const listed = await this.api.request('terminal.list', {});
-        if (listed.ok) for (const info of listed.value) this.adopt(info);
+        if (listed.ok) for (const info of listed.value) this.adopt(info, true);
       }
       // The agent's commands, when it has run any, stay in front; a shell starts behind them.
       const takeOver = this.activeId === AGENT_TAB && !this.agentChosen && this.agentCommands === 0;
@@ -159,7 +167,11 @@ export class TerminalStore {
     return this.ensuring;
   }
 
-  private adopt(info: TerminalInfo): void {
+  /**
+   * A tab for a shell. One that was running before this window knew it (`attach`: a reload, or a
+   * second window) starts from main's snapshot of its screen and scrollback.
+   */
+  private adopt(info: TerminalInfo, attach = false): void {
     if (this.sessions.has(info.id)) return;
     const n = (this.nextNumber.get(info.title) ?? 0) + 1;
     this.nextNumber.set(info.title, n);
@@ -168,29 +180,55 @@ export class TerminalStore {
       kind: 'shell',
       onInput: (data) => this.sendInput(id, data),
       onResize: (cols, rows) => void this.api.request('terminal.resize', { id, cols, rows }),
-      onAck: (chars) => void this.api.request('terminal.ack', { id, chars }),
+      onAck: (bytes) => this.api.terminalOutput.ack(id, bytes),
     });
     this.sessions.set(id, session);
     this.shells.push({ info, n, exited: false });
-    const early = this.early.get(id);
-    if (early !== undefined) {
-      this.early.delete(id);
-      session.write(early);
-    }
-  }
-
-  private output(id: string, data: string): void {
-    const session = this.sessions.get(id);
-    if (session) {
-      session.write(data);
+    if (!attach) {
+      this.release(id, session, 0);
       return;
     }
-    const held = (this.early.get(id) ?? '') + data;
-    this.early.set(id, held.length > MAX_EARLY_OUTPUT_CHARS ? held.slice(-MAX_EARLY_OUTPUT_CHARS) : held);
+    this.held.set(id, this.held.get(id) ?? { frames: [], bytes: 0 });
+    void this.api.request('terminal.snapshot', { id }).then((snapshot) => {
+      if (this.sessions.get(id) !== session) return;
+      if (snapshot.ok) session.write(snapshot.value.data);
+      this.release(id, session, snapshot.ok ? snapshot.value.seq : 0);
+    });
+  }
+
+  /** The tab's screen is ready: what was held, newer than what it shows, is written. */
+  private release(id: string, session: TerminalSession, shownSeq: number): void {
+    this.shownSeq.set(id, shownSeq);
+    const held = this.held.get(id);
+    this.held.delete(id);
+    for (const frame of held?.frames ?? []) this.deliver(session, id, frame.seq, frame.data);
+  }
+
+  private output(id: string, seq: number, data: Uint8Array): void {
+    const session = this.sessions.get(id);
+    if (session && !this.held.has(id)) {
+      this.deliver(session, id, seq, data);
+      return;
+    }
+    const held = this.held.get(id) ?? { frames: [], bytes: 0 };
+    held.frames.push({ seq, data });
+    held.bytes += data.length;
+    while (held.bytes > MAX_EARLY_OUTPUT_BYTES && held.frames.length > 1) {
+      const dropped = held.frames.shift()!;
+      // Not acknowledged: this window does not show the tab (yet), so it must not speed the
+      // shell past a window that does. A reloaded window's snapshot starts flow control over.
+      held.bytes -= dropped.data.length;
+    }
+    this.held.set(id, held);
+  }
+
+  private deliver(session: TerminalSession, id: string, seq: number, data: Uint8Array): void {
+    if (seq <= (this.shownSeq.get(id) ?? 0)) session.skipOutput(data.length);
+    else session.writeOutput(data);
   }
 
   private exited(id: string, exitCode: number | null, signal: number | null): void {
-    this.early.delete(id);
+    this.held.delete(id);
     const shell = this.shells.find((entry) => entry.info.id === id);
     const session = this.sessions.get(id);
     if (!shell || !session) return;

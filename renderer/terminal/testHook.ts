@@ -36,7 +36,7 @@ export function installTestHook(store: TerminalStore): void {
       const term = store.sessions.get(id)?.term;
       return term ? { cols: term.cols, rows: term.rows } : null;
     },
-    parseCeiling: async (lines, lineChars) => {
+    parseCeiling: async (lines, lineChars, chunkBytes) => {
       const like = store.active?.term;
       const host = document.createElement('div');
       host.style.cssText = 'position:fixed;left:0;top:0;width:900px;height:300px;opacity:0;pointer-events:none;';
@@ -47,7 +47,18 @@ export function installTestHook(store: TerminalStore): void {
       term.open(host);
       const data = `${'a'.repeat(lineChars)}\r\n`.repeat(lines);
       const began = performance.now();
-      await new Promise<void>((resolve) => term.write(data, resolve));
+      if (chunkBytes === undefined) await new Promise<void>((resolve) => term.write(data, resolve));
+      else {
+        // As the pipeline delivers it: UTF-8 bytes in batches, about 1 MB of them queued at a time
+        // (xterm.js drops writes beyond 50 MB queued).
+        const bytes = new TextEncoder().encode(data);
+        const inFlight = Math.max(1, Math.floor(1_000_000 / chunkBytes));
+        for (let at = 0, n = 1; at < bytes.length; at += chunkBytes, n++) {
+          const piece = bytes.subarray(at, at + chunkBytes);
+          if (n % inFlight === 0 || at + chunkBytes >= bytes.length) await new Promise<void>((resolve) => term.write(piece, resolve));
+          else term.write(piece);
+        }
+      }
       const ms = performance.now() - began;
       term.dispose();
       host.remove();

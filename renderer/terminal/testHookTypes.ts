@@ -21,9 +21,10 @@ export interface KeelTerminalsHook {
   size(id: string): { cols: number; rows: number } | null;
   /**
    * The benchmark's ceiling: `lines` lines of `lineChars` characters (`a`, then \r\n) written into
-   * a hidden xterm.js instance like the active tab, timed until the write callback.
+   * a hidden xterm.js instance like the active tab, timed until the write callback: one string,
+   * or with `chunkBytes` UTF-8 bytes in writes of that size, as the pipeline delivers them.
    */
-  parseCeiling(lines: number, lineChars: number): Promise<{ ms: number; chars: number }>;
+  parseCeiling(lines: number, lineChars: number, chunkBytes?: number): Promise<{ ms: number; chars: number }>;
 }
 
 declare global {

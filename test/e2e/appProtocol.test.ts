@@ -89,6 +89,8 @@ async function giveBridge(page: Page, core: KeelCore): Promise<() => void> {
         listeners.set(channel, set);
         return () => set.delete(listener);
       },
+      // The terminal's byte path is not part of this test (test/unit/electron/terminalIpc.test.ts has it).
+      terminalOutput: Object.freeze({ on: () => () => undefined, ack: () => undefined }),
     });
   });
   return unbind;

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IpcMain, WebContents } from 'electron';
 import type { KeelCore } from '../../main/api/core';
 import { bindIpc, forwardEvents } from '../../main/electron/ipc';
+import { forwardTerminalOutput, receiveTerminalAcks } from '../../main/electron/terminalIpc';
 import { createKeelBridge, type BridgeIpc, type KeelIpcBridge } from '../../preload/bridge';
 
 /**
@@ -13,15 +14,19 @@ import { createKeelBridge, type BridgeIpc, type KeelIpcBridge } from '../../prel
 export class IpcStandIn implements BridgeIpc {
   readonly invoked: string[] = [];
   readonly renderer = new EventEmitter();
+  /** What the renderer `send`s to main (terminal acks), heard by `ipcMain.on`. */
+  readonly main = new EventEmitter();
   readonly handlers = new Map<string, (event: { sender: unknown }, payload: unknown) => unknown>();
   /** The window's webContents as main sees it. */
   readonly sender = {
     isDestroyed: () => false,
-    send: (channel: string, payload: unknown) => this.renderer.emit(channel, { sender: 'main' }, payload),
+    send: (channel: string, ...args: unknown[]) => this.renderer.emit(channel, { sender: 'main' }, ...args),
   };
   readonly ipcMain = {
     handle: (channel: string, handler: (event: { sender: unknown }, payload: unknown) => unknown) => void this.handlers.set(channel, handler),
     removeHandler: (channel: string) => void this.handlers.delete(channel),
+    on: (channel: string, listener: (event: { sender: unknown }, ...args: unknown[]) => void) => void this.main.on(channel, listener),
+    removeListener: (channel: string, listener: (event: { sender: unknown }, ...args: unknown[]) => void) => void this.main.removeListener(channel, listener),
   };
 
   async invoke(channel: string, payload: unknown): Promise<unknown> {
@@ -29,6 +34,9 @@ export class IpcStandIn implements BridgeIpc {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`Error invoking remote method '${channel}': No handler registered`);
     return handler({ sender: this.sender }, payload);
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.main.emit(channel, { sender: this.sender }, ...args);
   }
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
     this.renderer.on(channel, listener);
@@ -43,7 +51,11 @@ export class IpcStandIn implements BridgeIpc {
   bind(core: KeelCore): () => void {
     const unbind = bindIpc(this.ipcMain as unknown as IpcMain, core, (sender) => sender === (this.sender as unknown as WebContents));
     const unforward = forwardEvents(core, () => this.sender as unknown as WebContents);
+    const unforwardOutput = forwardTerminalOutput(core, () => this.sender);
+    const unack = receiveTerminalAcks(this.ipcMain, core.terminals, (sender) => sender === this.sender);
     return () => {
+      unack();
+      unforwardOutput();
       unforward();
       unbind();
     };

@@ -3,7 +3,7 @@ import type { KeelCore } from '../core';
 import type { Handlers } from '../dispatch';
 
 /** The person's own shells in tabs; see TerminalManager for what each call does. */
-export function terminalHandlers(core: KeelCore): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.close'> {
+export function terminalHandlers(core: KeelCore): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.snapshot' | 'terminal.close'> {
   // Read at call time: the handlers are built while the core is still being constructed.
   const terminals = () => core.terminals;
   return {
@@ -11,7 +11,8 @@ export function terminalHandlers(core: KeelCore): Pick<Handlers, 'terminal.creat
     'terminal.list': () => ok(terminals().list()),
     'terminal.input': ({ id, data }) => terminals().input(id, data),
     'terminal.resize': ({ id, cols, rows }) => terminals().resize(id, { cols, rows }),
-    'terminal.ack': ({ id, chars }) => terminals().ack(id, chars),
+    'terminal.ack': ({ id, bytes }) => terminals().ack(id, bytes),
+    'terminal.snapshot': ({ id }) => terminals().snapshot(id),
     'terminal.close': ({ id }) => terminals().close(id),
   };
 }

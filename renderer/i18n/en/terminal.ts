@@ -12,6 +12,8 @@ export const terminal = {
   'terminal.exited': 'The process exited with code {code}.',
   'terminal.exitedSignal': 'The process was ended by signal {signal}.',
   'terminal.agentEmpty': 'Commands the agent runs appear here as they run.',
+  'terminal.agentEarlierHidden': '{count} earlier commands of this session are not shown.',
+  'terminal.agentSkipped': '[… {count} characters of output not shown here; the agent gets the start and the end]',
   'terminal.agentExit': 'exit code {code}',
   'terminal.startFailed': 'Could not start a shell: {message}',
   'terminal.noShell': 'No shell is open.',

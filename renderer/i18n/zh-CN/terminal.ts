@@ -13,6 +13,8 @@ export const terminal: Record<keyof typeof en, string> = {
   'terminal.exited': '进程已退出，退出码 {code}。',
   'terminal.exitedSignal': '进程被信号 {signal} 终止。',
   'terminal.agentEmpty': '智能体运行的命令会在运行时显示在这里。',
+  'terminal.agentEarlierHidden': '本会话更早的 {count} 条命令未显示。',
+  'terminal.agentSkipped': '[… 此处省略 {count} 个字符的输出；智能体会收到开头和结尾]',
   'terminal.agentExit': '退出码 {code}',
   'terminal.startFailed': '无法启动 shell：{message}',
   'terminal.noShell': '没有打开的 shell。',

@@ -133,9 +133,13 @@ export class BrowserWindow extends EventEmitter {
 }
 
 const ipcHandlers = new Map();
+const ipcListeners = new EventEmitter();
 export const ipcMain = {
   handle: (channel, handler) => ipcHandlers.set(channel, handler),
   removeHandler: (channel) => ipcHandlers.delete(channel),
+  // Terminal acks arrive by send/on, outside the contract (main/electron/terminalIpc.ts).
+  on: (channel, listener) => ipcListeners.on(channel, listener),
+  removeListener: (channel, listener) => ipcListeners.removeListener(channel, listener),
 };
 
 export const dialog = {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FLOW_HIGH_WATERMARK_CHARS } from '../../../main/terminal/flowControl';
+import { FLOW_HIGH_WATERMARK_BYTES } from '../../../main/terminal/flowControl';
 import { killProcessesWith, processesWith, uniqueMarker } from '../../unit/tools/bash/support';
 import { PROMPT, TerminalHarness, isolateShellEnvironment, sleep, waitFor } from './support';
 
@@ -52,9 +52,9 @@ describe('terminal: flow control', () => {
     const heapBefore = process.memoryUsage().heapUsed;
     const flood = await startFlood(id);
 
-    await waitFor(() => h.length(id) - start > FLOW_HIGH_WATERMARK_CHARS, 'the flood to pass the high watermark');
+    await waitFor(() => h.length(id) - start > FLOW_HIGH_WATERMARK_BYTES, 'the flood to pass the high watermark');
     const held = await settledValue(() => h.length(id));
-    expect(held - start).toBeLessThanOrEqual(FLOW_HIGH_WATERMARK_CHARS + ONE_READ);
+    expect(held - start).toBeLessThanOrEqual(FLOW_HIGH_WATERMARK_BYTES + ONE_READ);
     // `yes` is blocked on the full pty, not dead and not being read into main's memory.
     expect(processesWith(flood)).not.toEqual([]);
     await sleep(2000);
@@ -63,9 +63,9 @@ describe('terminal: flow control', () => {
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
 
     h.ackAll(id);
-    await waitFor(() => h.length(id) > held + FLOW_HIGH_WATERMARK_CHARS / 2, 'the flood to resume after the ack');
+    await waitFor(() => h.length(id) > held + FLOW_HIGH_WATERMARK_BYTES / 2, 'the flood to resume after the ack');
     const heldAgain = await settledValue(() => h.length(id));
-    expect(heldAgain - held).toBeLessThanOrEqual(FLOW_HIGH_WATERMARK_CHARS + ONE_READ);
+    expect(heldAgain - held).toBeLessThanOrEqual(FLOW_HIGH_WATERMARK_BYTES + ONE_READ);
 
     // Input is written while output is paused: Ctrl-C ends `yes` before the window reads on.
     await h.type(id, '\x03');
@@ -79,7 +79,7 @@ describe('terminal: flow control', () => {
   it('stops a flood with Ctrl-C while the window reads and acknowledges, and the prompt returns', { timeout: 60_000 }, async () => {
     const { id } = await h.create();
     const flood = await startFlood(id);
-    await waitFor(() => h.length(id) > 4 * FLOW_HIGH_WATERMARK_CHARS, 'the flood to pass several high watermarks');
+    await waitFor(() => h.length(id) > 4 * FLOW_HIGH_WATERMARK_BYTES, 'the flood to pass several high watermarks');
     const from = h.output(id).length;
     await h.type(id, '\x03');
     await h.waitForOutput(id, `^C\n${PROMPT}`, from, 10_000);

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EventPayload } from '../../../common/contract';
 import { extractMarkedPath, resolveLoginShellPath } from '../../../main/terminal/loginPath';
 import { TerminalManager } from '../../../main/terminal/terminalManager';
 import { killProcessesWith, processesWith, uniqueMarker } from '../../unit/tools/bash/support';
@@ -75,10 +74,10 @@ describe('terminals started from the desktop', () => {
     const saved = { HOME: process.env.HOME, SHELL: process.env.SHELL };
     Object.assign(process.env, { HOME: home, SHELL: BASH });
     const output: string[] = [];
+    const decoder = new TextDecoder();
     const manager = new TerminalManager({
-      emit: (event, payload) => {
-        if (event === 'terminal.output') output.push((payload as EventPayload<'terminal.output'>).data);
-      },
+      emit: () => undefined,
+      output: (_id, _seq, data) => output.push(decoder.decode(data, { stream: true })),
       workspace: () => home,
       loginPath: 'always',
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW_HIGH_WATERMARK_CHARS, FLOW_LOW_WATERMARK_CHARS, FlowControl } from '../../../main/terminal/flowControl';
+import { FLOW_HIGH_WATERMARK_BYTES, FLOW_LOW_WATERMARK_BYTES, FlowControl } from '../../../main/terminal/flowControl';
 import { OutputBatcher } from '../../../main/terminal/outputBatcher';
 import { shellLaunch } from '../../../main/terminal/shellLaunch';
 import { TERMINAL_MARKER_VARIABLE, terminalEnvironment } from '../../../main/terminal/terminalEnv';
@@ -16,22 +16,22 @@ describe('FlowControl', () => {
 
   it('pauses above the high watermark and resumes only below the low one', () => {
     const { flow, calls } = counted();
-    flow.sent(FLOW_HIGH_WATERMARK_CHARS);
+    flow.sent(FLOW_HIGH_WATERMARK_BYTES);
     expect(calls).toEqual([]);
     flow.sent(1);
     flow.sent(50_000);
     expect(calls).toEqual(['pause']);
-    flow.acknowledged(FLOW_HIGH_WATERMARK_CHARS + 50_001 - FLOW_LOW_WATERMARK_CHARS);
+    flow.acknowledged(FLOW_HIGH_WATERMARK_BYTES + 50_001 - FLOW_LOW_WATERMARK_BYTES);
     expect(flow.isPaused).toBe(true);
     flow.acknowledged(1);
     expect(calls).toEqual(['pause', 'resume']);
-    expect(flow.unacknowledgedChars).toBe(FLOW_LOW_WATERMARK_CHARS - 1);
+    expect(flow.unacknowledgedBytes).toBe(FLOW_LOW_WATERMARK_BYTES - 1);
   });
 
   it('gives no credit for acknowledging more than was sent', () => {
     const { flow, calls } = counted();
     flow.acknowledged(1_000_000);
-    flow.sent(FLOW_HIGH_WATERMARK_CHARS + 1);
+    flow.sent(FLOW_HIGH_WATERMARK_BYTES + 1);
     expect(calls).toEqual(['pause']);
   });
 });
@@ -39,17 +39,18 @@ describe('FlowControl', () => {
 describe('OutputBatcher', () => {
   it('delivers the pieces of a few milliseconds as one, and flushes on demand', async () => {
     const delivered: string[] = [];
-    const batcher = new OutputBatcher((data) => delivered.push(data));
-    batcher.push('a');
-    batcher.push('');
-    batcher.push('b');
+    const batcher = new OutputBatcher((data) => delivered.push(new TextDecoder().decode(data)));
+    const push = (text: string) => batcher.push(new TextEncoder().encode(text));
+    push('a');
+    push('');
+    push('b');
     expect(delivered).toEqual([]);
     await waitFor(() => delivered.length > 0, 'the batch');
     expect(delivered).toEqual(['ab']);
-    batcher.push('c');
+    push('c');
     batcher.flush();
     expect(delivered).toEqual(['ab', 'c']);
-    batcher.push('dropped');
+    push('dropped');
     batcher.discard();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(delivered).toEqual(['ab', 'c']);

@@ -74,7 +74,7 @@ describe('terminal: a shell in a tab', () => {
     expect(h.events.at(-1)).toBe(exit);
 
     // Late housekeeping from the window is fine; typing into the ended tab is not.
-    expect(await h.core.handlers['terminal.ack']({ id, chars: 10 })).toEqual({ ok: true, value: {} });
+    expect(await h.core.handlers['terminal.ack']({ id, bytes: 10 })).toEqual({ ok: true, value: {} });
     expect(await h.core.handlers['terminal.resize']({ id, cols: 90, rows: 30 })).toEqual({ ok: true, value: {} });
     const input = await h.core.handlers['terminal.input']({ id, data: 'ls\r' });
     expect(input).toMatchObject({ ok: false, error: { code: 'bad_request' } });
@@ -87,7 +87,7 @@ describe('terminal: a shell in a tab', () => {
     for (const result of [
       await h.core.handlers['terminal.input']({ id: 'nope', data: 'x' }),
       await h.core.handlers['terminal.resize']({ id: 'nope', cols: 10, rows: 10 }),
-      await h.core.handlers['terminal.ack']({ id: 'nope', chars: 1 }),
+      await h.core.handlers['terminal.ack']({ id: 'nope', bytes: 1 }),
       await h.core.handlers['terminal.close']({ id: 'nope' }),
     ]) {
       expect(result).toMatchObject({ ok: false, error: { code: 'bad_request' } });

@@ -31,20 +31,25 @@ export function isolateShellEnvironment(): () => void {
   };
 }
 
+/** What the harness saw: the core's events, and each batch of terminal output (bytes). */
+export type HarnessEvent = CoreEvent | { channel: 'terminal.output'; payload: { id: string; seq: number; data: Uint8Array } };
+
 /**
- * A real KeelCore with a workspace open, and the window's side of the terminal: it collects
- * `terminal.output` per tab and, like xterm.js after rendering, acknowledges it unless told not to.
+ * A real KeelCore with a workspace open, and the window's side of the terminal: it collects the
+ * raw output per tab (decoded as xterm.js would, split characters included) and, like xterm.js
+ * after parsing, acknowledges its bytes unless told not to.
  */
 export class TerminalHarness {
   readonly core: KeelCore;
   readonly workspace: string;
-  readonly events: CoreEvent[] = [];
+  readonly events: HarnessEvent[] = [];
   /** Whether output is acknowledged as it arrives, as a window does. */
   autoAck = true;
   private readonly dataDir: string;
   private readonly outputs = new Map<string, string[]>();
   private readonly lengths = new Map<string, number>();
   private readonly acked = new Map<string, number>();
+  private readonly decoders = new Map<string, TextDecoder>();
 
   constructor() {
     this.dataDir = mkdtempSync(join(tmpdir(), 'keel-term-data-'));
@@ -52,18 +57,18 @@ export class TerminalHarness {
     this.core = new KeelCore({ dataDir: this.dataDir, host: 'web', version: 'test' });
     const opened = this.core.openWorkspace(this.workspace);
     if (!opened.ok) throw new Error(opened.error.message);
+    this.core.onTerminalOutput((id, seq, data) => {
+      this.events.push({ channel: 'terminal.output', payload: { id, seq, data } });
+      const decoder = this.decoders.get(id) ?? new TextDecoder();
+      this.decoders.set(id, decoder);
+      const pieces = this.outputs.get(id) ?? [];
+      pieces.push(decoder.decode(data, { stream: true }));
+      this.outputs.set(id, pieces);
+      this.lengths.set(id, (this.lengths.get(id) ?? 0) + data.length);
+      if (this.autoAck) this.ackAll(id);
+    });
     this.core.onEvent((event) => {
-      if (event.channel === 'terminal.output') {
-        const { id, data } = event.payload;
-        this.events.push(event);
-        const pieces = this.outputs.get(id) ?? [];
-        pieces.push(data);
-        this.outputs.set(id, pieces);
-        this.lengths.set(id, (this.lengths.get(id) ?? 0) + data.length);
-        if (this.autoAck) this.ackAll(id);
-      } else if (event.channel === 'terminal.exit') {
-        this.events.push(event);
-      }
+      if (event.channel === 'terminal.exit') this.events.push(event);
     });
   }
 
@@ -86,7 +91,7 @@ export class TerminalHarness {
     return pieces.length > 1 ? pieces.join('') : (pieces[0] ?? '');
   }
 
-  /** Characters received, without joining them (cheap enough to poll during a flood). */
+  /** Bytes received, without joining them (cheap enough to poll during a flood). */
   length(id: string): number {
     return this.lengths.get(id) ?? 0;
   }
@@ -94,10 +99,10 @@ export class TerminalHarness {
   /** Acknowledges everything received so far, as a window that has caught up. */
   ackAll(id: string): void {
     const received = this.length(id);
-    const chars = received - (this.acked.get(id) ?? 0);
-    if (chars <= 0) return;
+    const bytes = received - (this.acked.get(id) ?? 0);
+    if (bytes <= 0) return;
     this.acked.set(id, received);
-    void this.core.handlers['terminal.ack']({ id, chars });
+    void this.core.handlers['terminal.ack']({ id, bytes });
   }
 
   /**

@@ -32,10 +32,11 @@ function setUp() {
 }
 
 describe('the preload bridge', () => {
-  it('puts one object, keelIpc, in the page, with request and on only', () => {
+  it('puts one object, keelIpc, in the page, with request, on and the terminal byte path only', () => {
     const { exposed, bridge } = setUp();
     expect([...exposed.keys()]).toEqual(['keelIpc']);
-    expect(Object.keys(bridge).sort()).toEqual(['on', 'request']);
+    expect(Object.keys(bridge).sort()).toEqual(['on', 'request', 'terminalOutput']);
+    expect(Object.keys(bridge.terminalOutput).sort()).toEqual(['ack', 'on']);
   });
 
   it('carries a contract request to main and its answer back', async () => {
