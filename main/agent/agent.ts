@@ -22,7 +22,7 @@ import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
 import { isContextOverflow } from './compaction/contextTracker';
 import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
-import { createTodoTool } from './todoTool';
+import { createTodoTool } from './sessionTodoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
 

@@ -56,6 +56,16 @@ export class PlanStore {
   }
 
   /**
+   * Has the model missed a person's edit? The changes from `seenVersion` (the newest version the
+   * model has been shown) to now when a user version came after it, else null. The one answer to
+   * that question, asked before the model's `todo` call and before each model request.
+   */
+  userEditsSince(seenVersion: number): PlanChange[] | null {
+    const unseen = this.versions.some((v) => v.version > seenVersion && v.source === 'user');
+    return unseen ? this.changesSince(seenVersion) : null;
+  }
+
+  /**
    * Propose a whole new list. With `baseVersion`, the proposal is refused as a conflict when the
    * plan has moved on since that version: nothing is merged silently.
    */
