@@ -13,6 +13,7 @@ import { renderOverrides, type PlanOverride } from '../../common/plan/overrides'
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { WorkspaceSession } from '../session/workspaceSession';
+import type { NoticeKind } from '../session/transcriptRecords';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { createModelClient, ModelError, streamRound } from './modelClient';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
@@ -503,10 +504,9 @@ export class Agent {
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
-  private notice(kind: 'reminder' | 'gate' | 'plan_update' | 'max_tokens' | 'plan_override', message: string, overrides?: PlanOverride[]): void {
-    const extra = overrides ? { overrides } : {};
-    this.options.session.transcript.append({ type: 'notice', kind, message, ...extra, at: new Date().toISOString() });
-    this.emit({ type: 'notice', kind, message, ...extra });
+  private notice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
+    this.options.session.recordNotice(kind, message, overrides);
+    this.emit({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}) });
   }
 
   /** The person is told, in the chat, where the agent's accepted plan undid their last edit. */
