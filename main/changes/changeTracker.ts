@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, type ChangeActionResult, type TaskChanges } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
-import { isInside, toRelative } from '../tools/files/confine';
+import { isInside, toRelative } from '../tools/files/fileAccess';
 import { BlobStore } from './blobStore';
 import { changedNet, ChangeHistory, type FileHistory } from './changeHistory';
 import { JsonLinesWriter } from '../platform/jsonLines';

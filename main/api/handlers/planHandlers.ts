@@ -1,10 +1,10 @@
 import { ErrorCodes, type PlanConflictDetails, type PlanInvalidDetails } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
-import type { KeelCore } from '../core';
-import { snapshot } from '../core';
+import type { HandlerContext } from '../handlerContext';
+import { snapshot } from '../snapshots';
 import type { Handlers } from '../dispatch';
 
-export function planHandlers(core: KeelCore): Pick<Handlers, 'plan.get' | 'plan.edit'> {
+export function planHandlers(core: Pick<HandlerContext, 'currentSession'>): Pick<Handlers, 'plan.get' | 'plan.edit'> {
   return {
     'plan.get': () => ok(snapshot(core.currentSession?.plan)),
     'plan.edit': ({ baseVersion, items }) => {

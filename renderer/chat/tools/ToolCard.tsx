@@ -1,5 +1,5 @@
 import { memo, useId, type ReactNode } from 'react';
-import type { ChatItem } from '../../../common/chat';
+import type { ToolItem } from './toolItem';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { useChat, useExpanded } from '../chatContext';
 import type { ToolApproval } from '../chatStore';
@@ -14,7 +14,6 @@ import { isStaleRewriteRefusal } from '../../../common/plan/rules';
 import { TodoBody, todoSummary } from './TodoBody';
 import { countResults, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
 
-export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished' | 'redo';
 
