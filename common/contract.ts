@@ -291,7 +291,6 @@ export type WorkspaceInfo = z.output<typeof WorkspaceInfoSchema>;
 export type AppInfo = z.output<typeof AppInfoSchema>;
 export type SessionSummary = z.output<typeof SessionSummarySchema>;
 export type RecentFolder = z.output<typeof RecentFolderSchema>;
-export type AgentStatus = z.output<typeof AgentStatusSchema>;
 export type TerminalInfo = z.output<typeof TerminalInfoSchema>;
 export type TaskChanges = z.output<typeof TaskChangesSchema>;
 export type FileChange = z.output<typeof FileChangeSchema>;

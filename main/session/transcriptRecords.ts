@@ -107,7 +107,6 @@ export const TranscriptRecordSchema = z.discriminatedUnion('type', [
 
 export type TranscriptRecord = z.output<typeof TranscriptRecordSchema>;
 export type PlanRecord = z.output<typeof PlanRecordSchema>;
-export type TaskRecord = z.output<typeof TaskRecordSchema>;
 type WithoutStamp<T> = T extends unknown ? Omit<T, 'type' | 'at'> : never;
 /** What the session's recordTask takes: a task record without its type and time. */
 export type TaskEvent = WithoutStamp<z.input<typeof TaskRecordSchema>>;
