@@ -22,7 +22,7 @@ export interface PlanVersion {
   overrides?: PlanOverride[];
 }
 
-/** The defaults PLAN-RULES.md names; both are settings. */
+/** The defaults docs/plan-rules.md names; both are settings. */
 export const MAX_PLAN_ITEMS = 12;
 /** A step is a line on a board, not a document: longer text belongs in a file or the chat. */
 export const MAX_PLAN_ITEM_LENGTH = 500;

@@ -55,7 +55,7 @@ interface CheckedItem {
 }
 
 /**
- * The one function that decides whether a proposed plan is valid (PLAN-RULES.md, "One validator").
+ * The one function that decides whether a proposed plan is valid (docs/plan-rules.md, "One validator").
  * The `todo` tool, board edits, restored and imported plans all come through here.
  * All or nothing: on any problem it returns every problem found and no items.
  * `previous` is the stored plan; it and `options.usedIds` are only used to keep ids stable across rewrites.

@@ -78,7 +78,7 @@ type Listener = (event: AgentEvent) => void;
  * The agent loop: one task is what one message from the person starts. Each round streams the
  * model's answer, runs its tool calls, and answers them in ONE user message whose content starts
  * with every tool_result and only then carries Keel's own text (plan updates, the reminder).
- * The plan rules of PLAN-RULES.md are decided by the pure functions in common/plan/rules.ts.
+ * The plan rules of docs/plan-rules.md are decided by the pure functions in common/plan/rules.ts.
  */
 export class Agent {
   private readonly listeners = new Set<Listener>();

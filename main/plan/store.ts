@@ -11,7 +11,7 @@ export type ProposeResult =
 type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
 
 /**
- * The plan as its own store, apart from the message history (PLAN-RULES.md, "What the plan is
+ * The plan as its own store, apart from the message history (docs/plan-rules.md, "What the plan is
  * not"). Every change passes validatePlan; each accepted one becomes a numbered version with its
  * source. No I/O: the session persists versions by listening.
  */
@@ -41,7 +41,7 @@ export class PlanStore {
     return this.versions;
   }
 
-  /** Model rounds since the plan was last updated (PLAN-RULES.md, "Reminder"). */
+  /** Model rounds since the plan was last updated (docs/plan-rules.md, "Reminder"). */
   get roundsSinceUpdate(): number {
     return this.stale;
   }
