@@ -7,6 +7,7 @@ import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from 
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
+import { PLAN_PROBLEM_CODES } from './plan/validate';
 import type { Result } from './result';
 
 export { PlanItemSchema };
@@ -30,6 +31,18 @@ export const PlanSnapshotSchema = z.object({
   /** This (agent) version undid part of the person's last edit; the board offers it back. */
   overrides: z.array(PlanOverrideSchema).optional(),
 });
+
+/** One of the validator's problems as `plan.edit` sends it (common/plan/validate.ts words it). */
+export const PlanProblemSchema = z.object({
+  index: z.number().int().nonnegative().nullable(),
+  message: z.string(),
+  code: z.enum(PLAN_PROBLEM_CODES),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+/** `plan.edit` refused with `plan_conflict`: the plan moved on; this is the plan as it is now. */
+export const PlanConflictDetailsSchema = z.object({ current: PlanSnapshotSchema });
+/** `plan.edit` refused with `plan_invalid`: every problem, by item. */
+export const PlanInvalidDetailsSchema = z.object({ problems: z.array(PlanProblemSchema) });
 
 /** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
 const planEditField = z.string().max(LIMITS.planEditFieldChars, `Too long: a plan field may have at most ${LIMITS.planEditFieldChars} characters.`);
@@ -281,11 +294,12 @@ export type EventPayload<E extends EventChannel> = z.output<(typeof events)[E]>;
 
 export type PlanSnapshot = z.output<typeof PlanSnapshotSchema>;
 export type ProposedPlanItem = z.output<typeof ProposedPlanItemSchema>;
+export type PlanConflictDetails = z.output<typeof PlanConflictDetailsSchema>;
+export type PlanInvalidDetails = z.output<typeof PlanInvalidDetailsSchema>;
 export type WorkspaceInfo = z.output<typeof WorkspaceInfoSchema>;
 export type AppInfo = z.output<typeof AppInfoSchema>;
 export type SessionSummary = z.output<typeof SessionSummarySchema>;
 export type RecentFolder = z.output<typeof RecentFolderSchema>;
-export type AgentStatus = z.output<typeof AgentStatusSchema>;
 export type TerminalInfo = z.output<typeof TerminalInfoSchema>;
 export type TaskChanges = z.output<typeof TaskChangesSchema>;
 export type FileChange = z.output<typeof FileChangeSchema>;

@@ -1,16 +1,6 @@
-import type { PlanItem, PlanVersion } from './types';
+import type { PlanItem, PlanOverride, PlanVersion } from './types';
 
-/**
- * Where the agent's plan undid part of the person's last edit (issue 16.1). Keel accepts such a
- * plan, but says so, and offers the person's version back:
- * - `dropped`: a step the person added is gone; `index` is where it stood in their edit.
- * - `reworded_back`: a step the person reworded carries another wording again (`yours` was theirs).
- * - `restored`: a step the person deleted is back (matched by id or by its text).
- */
-export type PlanOverride =
-  | { kind: 'dropped'; item: PlanItem; index: number }
-  | { kind: 'reworded_back'; id: string; yours: string; theirs: string }
-  | { kind: 'restored'; item: PlanItem; deleted: PlanItem };
+export type { PlanOverride };
 
 const normalise = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 

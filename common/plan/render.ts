@@ -2,7 +2,7 @@ import type { PlanItem } from './types';
 
 const MARKERS = { pending: '[ ]', in_progress: '[>]', completed: '[x]' } as const;
 
-/** The plan as the model reads it back after every `todo` call (PLAN-RULES.md, "Full-list rewrite"). */
+/** The plan as the model reads it back after every `todo` call (docs/plan-rules.md, "Full-list rewrite"). */
 export function renderPlan(items: readonly PlanItem[]): string {
   if (items.length === 0) return '(The plan is empty.)';
   const lines = items.map((item) => {

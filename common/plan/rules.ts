@@ -3,7 +3,7 @@ import { renderPlan, unfinishedItems } from './render';
 import type { PlanItem } from './types';
 
 /**
- * PLAN-RULES.md, "Reminder": due when a plan with open items has gone `threshold` model rounds
+ * docs/plan-rules.md, "Reminder": due when a plan with open items has gone `threshold` model rounds
  * without an update, then again after every further `threshold` stale rounds; never while the
  * agent waits for the person.
  */
@@ -33,7 +33,7 @@ export type GateDecision =
   | { kind: 'stop'; unfinished: PlanItem[] };
 
 /**
- * PLAN-RULES.md, "Completion gate": the model ended its turn without a tool call.
+ * docs/plan-rules.md, "Completion gate": the model ended its turn without a tool call.
  * `planTouchedThisTask` is whether the agent or the person made or changed the plan during the
  * current task; `continuesInARow` counts the gate's own nudges since the model last did anything else.
  */

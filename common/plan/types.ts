@@ -1,5 +1,3 @@
-import type { PlanOverride } from './overrides';
-
 export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
@@ -24,9 +22,21 @@ export interface PlanVersion {
   overrides?: PlanOverride[];
 }
 
-/** The defaults PLAN-RULES.md names; both are settings. */
+/** The defaults docs/plan-rules.md names; both are settings. */
 export const MAX_PLAN_ITEMS = 12;
 /** A step is a line on a board, not a document: longer text belongs in a file or the chat. */
 export const MAX_PLAN_ITEM_LENGTH = 500;
 export const DEFAULT_REMINDER_ROUNDS = 3;
 export const DEFAULT_GATE_BOUND = 2;
+
+/**
+ * Where the agent's plan undid part of the person's last edit (issue 16.1). Keel accepts such a
+ * plan, but says so, and offers the person's version back:
+ * - `dropped`: a step the person added is gone; `index` is where it stood in their edit.
+ * - `reworded_back`: a step the person reworded carries another wording again (`yours` was theirs).
+ * - `restored`: a step the person deleted is back (matched by id or by its text).
+ */
+export type PlanOverride =
+  | { kind: 'dropped'; item: PlanItem; index: number }
+  | { kind: 'reworded_back'; id: string; yours: string; theirs: string }
+  | { kind: 'restored'; item: PlanItem; deleted: PlanItem };

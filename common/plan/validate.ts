@@ -1,20 +1,22 @@
 import { MAX_PLAN_ITEM_LENGTH, MAX_PLAN_ITEMS, PLAN_STATUSES, type PlanItem, type PlanStatus } from './types';
 
 /** What kind of problem it is, so a window can say it in the person's language. */
-export type PlanProblemCode =
-  | 'not_a_list'
-  | 'too_many'
-  | 'not_an_object'
-  | 'content_not_text'
-  | 'content_empty'
-  | 'content_missing'
-  | 'status_invalid'
-  | 'active_form_not_text'
-  | 'content_too_long'
-  | 'active_form_too_long'
-  | 'id_invalid'
-  | 'id_repeated'
-  | 'several_in_progress';
+export const PLAN_PROBLEM_CODES = [
+  'not_a_list',
+  'too_many',
+  'not_an_object',
+  'content_not_text',
+  'content_empty',
+  'content_missing',
+  'status_invalid',
+  'active_form_not_text',
+  'content_too_long',
+  'active_form_too_long',
+  'id_invalid',
+  'id_repeated',
+  'several_in_progress',
+] as const;
+export type PlanProblemCode = (typeof PLAN_PROBLEM_CODES)[number];
 
 /**
  * One thing wrong with a proposed plan; `index` is the 0-based item, or null for the list itself.
@@ -53,7 +55,7 @@ interface CheckedItem {
 }
 
 /**
- * The one function that decides whether a proposed plan is valid (PLAN-RULES.md, "One validator").
+ * The one function that decides whether a proposed plan is valid (docs/plan-rules.md, "One validator").
  * The `todo` tool, board edits, restored and imported plans all come through here.
  * All or nothing: on any problem it returns every problem found and no items.
  * `previous` is the stored plan; it and `options.usedIds` are only used to keep ids stable across rewrites.

@@ -13,6 +13,7 @@ import { renderOverrides, type PlanOverride } from '../../common/plan/overrides'
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { WorkspaceSession } from '../session/workspaceSession';
+import type { NoticeKind } from '../session/transcriptRecords';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { LiveOutput } from './liveOutput';
 import { createModelClient, ModelError, streamRound } from './modelClient';
@@ -23,7 +24,7 @@ import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
 import { isContextOverflow } from './compaction/contextTracker';
 import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
-import { createTodoTool } from './todoTool';
+import { createTodoTool } from './sessionTodoTool';
 import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
 
@@ -78,7 +79,7 @@ type Listener = (event: AgentEvent) => void;
  * The agent loop: one task is what one message from the person starts. Each round streams the
  * model's answer, runs its tool calls, and answers them in ONE user message whose content starts
  * with every tool_result and only then carries Keel's own text (plan updates, the reminder).
- * The plan rules of PLAN-RULES.md are decided by the pure functions in common/plan/rules.ts.
+ * The plan rules of docs/plan-rules.md are decided by the pure functions in common/plan/rules.ts.
  */
 export class Agent {
   private readonly listeners = new Set<Listener>();
@@ -506,10 +507,9 @@ export class Agent {
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
-  private notice(kind: 'reminder' | 'gate' | 'plan_update' | 'max_tokens' | 'plan_override', message: string, overrides?: PlanOverride[]): void {
-    const extra = overrides ? { overrides } : {};
-    this.options.session.transcript.append({ type: 'notice', kind, message, ...extra, at: new Date().toISOString() });
-    this.emit({ type: 'notice', kind, message, ...extra });
+  private notice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
+    this.options.session.recordNotice(kind, message, overrides);
+    this.emit({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}) });
   }
 
   /** The person is told, in the chat, where the agent's accepted plan undid their last edit. */

@@ -1,5 +1,4 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { diffPlans } from '../../common/plan/diff';
 import { renderPlan, unfinishedItems } from '../../common/plan/render';
 import { reminderDue, reminderText, userPlanUpdateText } from '../../common/plan/rules';
 import type { WorkspaceSession } from '../session/workspaceSession';
@@ -10,10 +9,9 @@ import type { WorkspaceSession } from '../session/workspaceSession';
  */
 export function takeUserPlanUpdate(session: WorkspaceSession): TextBlockParam | null {
   const plan = session.plan;
-  const unseen = plan.history.some((v) => v.version > session.agentSeenVersion && v.source === 'user');
-  if (!unseen) return null;
-  const before = plan.getVersion(session.agentSeenVersion)?.items ?? [];
-  const text = userPlanUpdateText(diffPlans(before, plan.items), plan.items);
+  const unseenUserEdits = plan.userEditsSince(session.agentSeenVersion);
+  if (!unseenUserEdits) return null;
+  const text = userPlanUpdateText(unseenUserEdits, plan.items);
   session.markPlanSeen(plan.version);
   plan.resetStaleRounds();
   return { type: 'text', text };

@@ -12,7 +12,7 @@ export interface PromptContext {
 
 /**
  * The system prompt: who the agent is, where it works, its tools and the planning rules of
- * PLAN-RULES.md. It is the stable prefix of every request, so it is marked for prompt caching;
+ * docs/plan-rules.md. It is the stable prefix of every request, so it is marked for prompt caching;
  * nothing in it changes during a session except the date.
  */
 export function buildSystemPrompt(context: PromptContext): TextBlockParam[] {

@@ -1,18 +1,18 @@
 import type { ApprovalMode } from '../../common/approvals';
-import type { AppInfo, EventChannel, EventPayload, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
+import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
-import type { AgentTool } from '../agent/toolRunner';
 import { ChangeTracker } from '../changes/changeTracker';
-import type { PlanStore } from '../plan/store';
-import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
 import { SessionInUseError, WorkspaceError, WorkspaceSession, type OpenSessionOptions } from '../session/workspaceSession';
 import { TerminalManager, type TerminalOutputListener } from '../terminal/terminalManager';
 import type { Handlers } from './dispatch';
+import type { CoreOptions } from './coreOptions';
+import type { HandlerContext } from './handlerContext';
+import { snapshot, workspaceInfo } from './snapshots';
 import { agentHandlers } from './handlers/agentHandlers';
 import { attachmentHandlers } from './handlers/attachmentHandlers';
 import { changesHandlers } from './handlers/changesHandlers';
@@ -33,26 +33,8 @@ import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
 type EventListener = (event: CoreEvent) => void;
 
-export interface CoreOptions {
-  dataDir: string;
-  host: AppInfo['host'];
-  version: string;
-  /** The host's native folder picker, where it has one. */
-  chooseFolder?: () => Promise<string | null>;
-  /** The workspace tools the agent gets (files, bash); the todo tool is always added. */
-  tools?: () => AgentTool[];
-  /** Where a key typed in the window is kept; by default the owner-only settings file. */
-  keyStore?: KeyStore;
-  /** Fixed model settings (tests); by default the settings service's, overridden by the environment. */
-  settings?: () => ModelSettings;
-  /** Whether the agent asks before commands and file changes; `keel run` passes full_auto. */
-  headless?: boolean;
-  /** `keel run --trust-project-mcp`: start the folder's .mcp.json servers without the trust prompt. */
-  trustProjectMcp?: boolean;
-  /** How long an MCP server may take to start before it is shown as failed (30 s). */
-  mcpStartTimeoutMs?: number;
-  log?: (message: string) => void;
-}
+
+export type { CoreOptions } from './coreOptions';
 
 const MCP_WINDOW_WAIT_MS = 10_000;
 
@@ -61,7 +43,7 @@ const MCP_WINDOW_WAIT_MS = 10_000;
  * over them. Knows nothing of Electron or WebSockets; hosts subscribe to its events and call
  * `handlers`.
  */
-export class KeelCore {
+export class KeelCore implements HandlerContext {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
@@ -214,17 +196,4 @@ export class KeelCore {
   modelSettings(): ModelSettings {
     return this.options.settings?.() ?? this.settings.modelSettings();
   }
-}
-
-const emptySnapshot: PlanSnapshot = { version: 0, source: null, items: [], at: null };
-
-export function snapshot(plan: PlanStore | undefined): PlanSnapshot {
-  const current = plan?.current;
-  if (!current) return emptySnapshot;
-  const base = { version: current.version, source: current.source, items: current.items, at: current.at };
-  return current.overrides ? { ...base, overrides: current.overrides } : base;
-}
-
-export function workspaceInfo(session: WorkspaceSession): WorkspaceInfo {
-  return { path: session.workspace, name: session.name, sessionId: session.id };
 }

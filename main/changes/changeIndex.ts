@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { TranscriptWriter } from '../session/transcript';
+import { readJsonLines } from '../platform/jsonLines';
 
 export const INDEX_FORMAT = 1;
 
@@ -45,36 +44,8 @@ export interface IndexContents {
 
 /** Reads the index; a damaged or unknown line is skipped with a warning rather than losing the rest. */
 export function readIndex(file: string): IndexContents {
-  const records: ChangeRecord[] = [];
-  const warnings: string[] = [];
-  if (!existsSync(file)) return { records, warnings };
-  const lines = readFileSync(file, 'utf8').split('\n');
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      const cut = index === lines.length - 1 ? ' (it was cut off, probably by a crash while it was written)' : '';
-      warnings.push(`${file}: line ${index + 1} is damaged${cut} and was skipped; the change it recorded cannot be undone from the Changes view.`);
-      return;
-    }
-    const parsed = ChangeRecordSchema.safeParse(value);
-    if (parsed.success) records.push(parsed.data);
-    else warnings.push(`${file}: line ${index + 1} is not a change record Keel understands and was skipped.`);
+  return readJsonLines(file, ChangeRecordSchema, {
+    damagedConsequence: '; the change it recorded cannot be undone from the Changes view',
+    notARecord: 'is not a change record Keel understands',
   });
-  return { records, warnings };
-}
-
-/** Appends records; a line cut off by a crash never swallows the next one (see TranscriptWriter). */
-export class IndexWriter {
-  private readonly writer: TranscriptWriter;
-
-  constructor(readonly file: string) {
-    this.writer = new TranscriptWriter(file);
-  }
-
-  append(record: ChangeRecord): void {
-    this.writer.append(record);
-  }
 }

@@ -3,10 +3,11 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, type ChangeActionResult, type TaskChanges } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
-import { isInside, toRelative } from '../tools/files/confine';
+import { isInside, toRelative } from '../tools/files/fileAccess';
 import { BlobStore } from './blobStore';
 import { changedNet, ChangeHistory, type FileHistory } from './changeHistory';
-import { INDEX_FORMAT, IndexWriter, readIndex, type ChangeRecord, type Snapshot } from './changeIndex';
+import { JsonLinesWriter } from '../platform/jsonLines';
+import { INDEX_FORMAT, readIndex, type ChangeRecord, type Snapshot } from './changeIndex';
 import { ChangeLister } from './changeList';
 import type { ChangeRecorder } from './recorder';
 import { revertFile, type Direction } from './revert';
@@ -52,7 +53,7 @@ interface RunningTask {
  */
 export class ChangeTracker implements ChangeRecorder {
   private readonly history = new ChangeHistory();
-  private readonly index: IndexWriter;
+  private readonly index: JsonLinesWriter<ChangeRecord>;
   private readonly blobs: BlobStore;
   private readonly lister: ChangeLister;
   /** What was skipped while loading the index, for the person to see. */
@@ -74,7 +75,7 @@ export class ChangeTracker implements ChangeRecorder {
       const warning = this.history.apply(record);
       if (warning) this.warnings.push(`${indexFile}: ${warning}`);
     }
-    this.index = new IndexWriter(indexFile);
+    this.index = new JsonLinesWriter<ChangeRecord>(indexFile);
     if (isNew) {
       this.index.append({ type: 'index', format: INDEX_FORMAT, sessionId: options.sessionId, workspace: options.workspace, at: now() });
     }

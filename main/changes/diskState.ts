@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { samePath } from '../platform/paths';
-import { resolveInWorkspace } from '../tools/files/confine';
+import { resolveInWorkspace } from '../tools/files/fileAccess';
 import { hashFile } from './blobStore';
 
 export type Located =

@@ -1,6 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import { bomLength, decode, sniff } from '../tools/files/encoding';
-import { formatSize } from '../tools/files/text';
+import { bomLength, decode, formatSize, sniff } from '../tools/files/fileAccess';
 
 /** Above this a side is not diffed: the view would be unreadable and the diff slow. */
 export const MAX_DIFF_BYTES = 1024 * 1024;

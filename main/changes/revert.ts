@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { atomicWriteFile } from '../tools/files/atomicWrite';
+import { atomicWriteFile } from '../tools/files/fileAccess';
 import type { BlobStore } from './blobStore';
 import type { Snapshot } from './changeIndex';
 import type { ChangeHistory, FileHistory, TaskHistory } from './changeHistory';

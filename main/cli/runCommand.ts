@@ -1,6 +1,7 @@
 import type { TaskOutcome } from '../../common/agentEvents';
 import { workspaceTools } from '../agent/workspaceTools';
-import { KeelCore, snapshot } from '../api/core';
+import { KeelCore } from '../api/core';
+import { snapshot } from '../api/snapshots';
 import { defaultDataDir } from '../session/dataDir';
 import { maskKey } from '../settings/modelSettings';
 import { parseArgs, UsageError } from './args';

@@ -10,8 +10,6 @@ export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The API refuses images with an edge over 8000 px; it scales anything above 1568 px down itself. */
 export const MAX_IMAGE_EDGE = 8000;
-/** The long edge the window scales pasted pictures to: what the API would scale them to anyway. */
-export const RECOMMENDED_IMAGE_EDGE = 1568;
 
 export const EXTENSION_OF: Record<ImageMediaType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 

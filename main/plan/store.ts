@@ -11,7 +11,7 @@ export type ProposeResult =
 type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
 
 /**
- * The plan as its own store, apart from the message history (PLAN-RULES.md, "What the plan is
+ * The plan as its own store, apart from the message history (docs/plan-rules.md, "What the plan is
  * not"). Every change passes validatePlan; each accepted one becomes a numbered version with its
  * source. No I/O: the session persists versions by listening.
  */
@@ -41,7 +41,7 @@ export class PlanStore {
     return this.versions;
   }
 
-  /** Model rounds since the plan was last updated (PLAN-RULES.md, "Reminder"). */
+  /** Model rounds since the plan was last updated (docs/plan-rules.md, "Reminder"). */
   get roundsSinceUpdate(): number {
     return this.stale;
   }
@@ -53,6 +53,16 @@ export class PlanStore {
   /** The changes from `fromVersion` (0 = the empty plan) to the current version. */
   changesSince(fromVersion: number): PlanChange[] {
     return diffPlans(this.getVersion(fromVersion)?.items ?? [], this.items);
+  }
+
+  /**
+   * Has the model missed a person's edit? The changes from `seenVersion` (the newest version the
+   * model has been shown) to now when a user version came after it, else null. The one answer to
+   * that question, asked before the model's `todo` call and before each model request.
+   */
+  userEditsSince(seenVersion: number): PlanChange[] | null {
+    const unseen = this.versions.some((v) => v.version > seenVersion && v.source === 'user');
+    return unseen ? this.changesSince(seenVersion) : null;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { PlanItem, PlanVersion } from '../../common/plan/types';
+import type { PlanRecord } from './transcriptRecords';
 
 /**
  * How plan versions are kept in the transcript. The first version is written whole; each later one
@@ -7,9 +8,9 @@ import type { PlanItem, PlanVersion } from '../../common/plan/types';
  * removes one). A status change costs a few bytes instead of the whole plan again. `open` counts the
  * steps not completed, so the sessions list can tell how a session stands from the tail alone.
  */
-export function planRecord(version: PlanVersion, base: PlanVersion | null): Record<string, unknown> {
+export function planRecord(version: PlanVersion, base: PlanVersion | null): PlanRecord {
   const head = {
-    type: 'plan',
+    type: 'plan' as const,
     version: version.version,
     source: version.source,
     at: version.at,
@@ -35,8 +36,8 @@ export function planRecord(version: PlanVersion, base: PlanVersion | null): Reco
  * a delta's filled in from its base. Null with a reason when a delta's base is not the version
  * restored just before it (it was skipped, or the record is out of place).
  */
-export function recordItems(record: Record<string, unknown>, last: PlanVersion | undefined): { items: unknown } | { problem: string } {
-  if (!('delta' in record)) return { items: record.items };
+export function recordItems(record: PlanRecord, last: PlanVersion | undefined): { items: unknown } | { problem: string } {
+  if (record.delta === undefined) return { items: record.items };
   if (!Array.isArray(record.delta)) return { problem: 'its list of changes is not a list' };
   if (last === undefined || record.base !== last.version) {
     return { problem: `it is stored as changes to version ${String(record.base)}, which was not restored` };

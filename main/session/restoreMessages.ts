@@ -1,6 +1,8 @@
-import { ApprovalModeSchema, type ApprovalMode } from '../../common/approvals';
+import type { ApprovalMode } from '../../common/approvals';
 import type { ChatMessage } from '../agent/messageTypes';
 import { applyCompactionRecord } from '../agent/compaction/compactionRecord';
+import type { StoredRecord } from './transcript';
+import { parseTranscriptRecord } from './transcriptRecords';
 
 export interface UsageTotals {
   inputTokens: number;
@@ -20,40 +22,39 @@ export interface RestoredConversation {
   warnings: string[];
 }
 
+/** What the person is told when a record of this type has the wrong shape (the record is skipped). */
+const SKIPPED: Record<string, string> = {
+  message: 'A saved message had an unexpected shape and was skipped.',
+  approval_mode: 'A saved approval mode was not recognised and was skipped.',
+};
+
 /** Rebuilds the conversation from transcript records; a record of the wrong shape is skipped with a warning. */
-export function restoreConversation(records: readonly Record<string, unknown>[]): RestoredConversation {
+export function restoreConversation(records: readonly StoredRecord[]): RestoredConversation {
   const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null, warnings: [] };
-  for (const record of records) {
+  for (const stored of records) {
+    const record = parseTranscriptRecord(stored);
+    if (record === null) {
+      const skipped = SKIPPED[stored.type];
+      if (skipped) restored.warnings.push(skipped);
+      continue;
+    }
     if (record.type === 'message') {
-      const message = record.message as { role?: unknown; content?: unknown } | undefined;
-      const validRole = message?.role === 'user' || message?.role === 'assistant';
-      const validContent = typeof message?.content === 'string' || Array.isArray(message?.content);
-      if (validRole && validContent) restored.messages.push(message as ChatMessage);
-      else restored.warnings.push('A saved message had an unexpected shape and was skipped.');
+      restored.messages.push(record.message);
     } else if (record.type === 'compaction') {
       // The compacted view, as it was made: the same record applied to the same messages.
-      const cleared = Array.isArray(record.cleared) ? record.cleared.filter(isClearedEntry) : [];
-      const head = record.head as ChatMessage | undefined;
-      const stage2 = typeof record.keptFrom === 'number' && head?.role === 'user' && Array.isArray(head.content);
-      restored.messages = applyCompactionRecord(restored.messages, stage2 ? { cleared, keptFrom: record.keptFrom as number, head } : { cleared });
+      const { cleared, keptFrom, head } = record;
+      const stage2 = keptFrom !== undefined && head?.role === 'user' && Array.isArray(head.content);
+      restored.messages = applyCompactionRecord(restored.messages, stage2 ? { cleared, keptFrom, head } : { cleared });
     } else if (record.type === 'approval_mode') {
-      const mode = ApprovalModeSchema.safeParse(record.mode);
-      if (mode.success) restored.approvalMode = mode.data;
-      else restored.warnings.push('A saved approval mode was not recognised and was skipped.');
-    } else if (record.type === 'approval_rule' && typeof record.rule === 'string') {
-      if (record.allowed === true) restored.approvalRules.add(record.rule);
+      restored.approvalMode = record.mode;
+    } else if (record.type === 'approval_rule') {
+      if (record.allowed) restored.approvalRules.add(record.rule);
       else restored.approvalRules.delete(record.rule);
-    } else if (record.type === 'plan_seen' && typeof record.version === 'number') {
+    } else if (record.type === 'plan_seen') {
       restored.agentSeenVersion = record.version;
-    } else if (record.type === 'usage' && typeof record.round === 'object' && record.round !== null) {
-      const round = record.round as Partial<UsageTotals>;
-      for (const key of Object.keys(restored.usage) as (keyof UsageTotals)[]) restored.usage[key] += Number(round[key] ?? 0) || 0;
+    } else if (record.type === 'usage') {
+      for (const key of Object.keys(restored.usage) as (keyof UsageTotals)[]) restored.usage[key] += record.round[key] ?? 0;
     }
   }
   return restored;
-}
-
-function isClearedEntry(value: unknown): value is { toolUseId: string; placeholder: string } {
-  const entry = value as { toolUseId?: unknown; placeholder?: unknown } | null;
-  return typeof entry?.toolUseId === 'string' && typeof entry.placeholder === 'string';
 }

@@ -1,6 +1,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { TaskOutcome } from '../../common/agentEvents';
+import { parseJsonLinesSlice } from '../platform/jsonLines';
+import { TranscriptRecordSchema, type TranscriptRecord } from './transcriptRecords';
 import { sessionsFolder, sessionTranscriptPath } from './workspaceSession';
 
 export interface SessionSummary {
@@ -47,17 +49,16 @@ function summarise(path: string): SessionSummary {
   const tail = stat.size > HEAD_BYTES ? records(readSlice(path, stat.size - TAIL_BYTES, TAIL_BYTES)) : head;
   const header = head.find((r) => r.type === 'session');
   const firstTask = findFirstTask(path, head, stat.size);
-  const lastEndAt = tail.findLastIndex((r) => r.type === 'task' && r.event === 'end');
-  const lastEnd = lastEndAt >= 0 ? tail[lastEndAt] : undefined;
+  const lastEndAt = tail.findLastIndex(isTaskEnd);
+  const lastEnd = tail[lastEndAt];
   const openSteps = openStepsAfter(tail, lastEndAt);
-  const openAtEnd = countAt(lastEnd);
-  const title = typeof firstTask?.text === 'string' ? oneLine(firstTask.text) : 'New session';
+  const openAtEnd = lastEnd && isTaskEnd(lastEnd) ? lastEnd.openSteps : undefined;
   return {
     id: basename(path, '.jsonl'),
-    title,
-    createdAt: typeof header?.createdAt === 'string' ? header.createdAt : stat.birthtime.toISOString(),
+    title: firstTask ? oneLine(firstTask.text) : 'New session',
+    createdAt: header?.createdAt ?? stat.birthtime.toISOString(),
     updatedAt: stat.mtime.toISOString(),
-    lastOutcome: typeof lastEnd?.outcome === 'string' ? (lastEnd.outcome as TaskOutcome) : null,
+    lastOutcome: lastEnd && isTaskEnd(lastEnd) ? lastEnd.outcome : null,
     ...(openSteps === undefined ? {} : { openSteps }),
     ...(openAtEnd === undefined ? {} : { openAtEnd }),
   };
@@ -67,29 +68,28 @@ function summarise(path: string): SessionSummary {
  * The plan's open steps: from a plan version stored after the last task ended (the person marked
  * it done, say), else from what the end record counted.
  */
-function openStepsAfter(tail: Record<string, unknown>[], lastEndAt: number): number | undefined {
+function openStepsAfter(tail: TranscriptRecord[], lastEndAt: number): number | undefined {
   const lastPlanAt = tail.findLastIndex((r) => r.type === 'plan');
-  if (lastPlanAt > lastEndAt) {
-    const plan = tail[lastPlanAt]!;
-    if (typeof plan.open === 'number') return plan.open;
+  const plan = tail[lastPlanAt];
+  if (lastPlanAt > lastEndAt && plan?.type === 'plan') {
+    if (plan.open !== undefined) return plan.open;
     // Written before plan records counted their open steps: only a whole record can say.
-    if (Array.isArray(plan.items)) return (plan.items as { status?: unknown }[]).filter((item) => item?.status !== 'completed').length;
+    if (Array.isArray(plan.items)) return plan.items.filter((item: { status?: unknown } | null) => item?.status !== 'completed').length;
   }
-  return countAt(tail[lastEndAt]);
+  const end = tail[lastEndAt];
+  return end && isTaskEnd(end) ? end.openSteps : undefined;
 }
 
-function countAt(end: Record<string, unknown> | undefined): number | undefined {
-  const counted = end?.openSteps;
-  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 0 ? counted : undefined;
-}
-
-const isTaskStart = (r: Record<string, unknown>): boolean => r.type === 'task' && r.event === 'start' && typeof r.text === 'string';
+type TaskStart = Extract<TranscriptRecord, { type: 'task'; event: 'start' }>;
+type TaskEnd = Extract<TranscriptRecord, { type: 'task'; event: 'end' }>;
+const isTaskStart = (r: TranscriptRecord): r is TaskStart => r.type === 'task' && r.event === 'start';
+const isTaskEnd = (r: TranscriptRecord): r is TaskEnd => r.type === 'task' && r.event === 'end';
 
 /**
  * The first task's start record. Its line can be longer than the head (a pasted log), so when the
  * head holds no whole one, read on, doubling, until its line is complete.
  */
-function findFirstTask(path: string, head: Record<string, unknown>[], size: number): Record<string, unknown> | undefined {
+function findFirstTask(path: string, head: TranscriptRecord[], size: number): TaskStart | undefined {
   let found = head.find(isTaskStart);
   for (let length = HEAD_BYTES * 2; !found && length / 2 < size && length <= MAX_FIRST_TASK_BYTES; length *= 2) {
     found = records(readSlice(path, 0, Math.min(length, size))).find(isTaskStart);
@@ -108,16 +108,9 @@ function readSlice(path: string, start: number, length: number): string {
   }
 }
 
-/** Whole lines that parse; a slice cut mid-line loses only that line. */
-function records(text: string): Record<string, unknown>[] {
-  return text.split('\n').flatMap((line) => {
-    try {
-      const value: unknown = JSON.parse(line);
-      return typeof value === 'object' && value !== null ? [value as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
+/** Whole lines that read as records; a slice cut mid-line loses only that line. */
+function records(text: string): TranscriptRecord[] {
+  return parseJsonLinesSlice(text, TranscriptRecordSchema);
 }
 
 function oneLine(text: string): string {

@@ -1,13 +1,9 @@
 import type { ChatImage } from '../../common/chat';
-import { isImageRef } from '../images/imageBlobs';
 import { storedRef } from '../images/transcriptImages';
 
-/** The pictures and mentions a task's start or queued record carries, checked (the file may have been edited). */
-export function messageExtras(record: Record<string, unknown>): { images?: ChatImage[]; mentions?: string[] } {
-  const images = Array.isArray(record.images)
-    ? (record.images as unknown[]).filter((image): image is ChatImage => isImageRef((image as ChatImage | null)?.ref) && typeof (image as ChatImage).mediaType === 'string')
-    : [];
-  const mentions = Array.isArray(record.mentions) ? (record.mentions as unknown[]).filter((path): path is string => typeof path === 'string') : [];
+/** The pictures and mentions a task's start or queued record carries (its schema checked them). */
+export function messageExtras(record: { images?: ChatImage[]; mentions?: string[] }): { images?: ChatImage[]; mentions?: string[] } {
+  const { images = [], mentions = [] } = record;
   return { ...(images.length ? { images } : {}), ...(mentions.length ? { mentions } : {}) };
 }
 

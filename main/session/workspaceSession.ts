@@ -11,6 +11,8 @@ import { planRecord } from './planRecords';
 import { restorePlanHistory } from './restorePlan';
 import { describeOwner, lockSession, type SessionLock } from './sessionLock';
 import { readTranscript, TranscriptWriter } from './transcript';
+import type { NoticeKind, TaskEvent } from './transcriptRecords';
+import type { PlanOverride } from '../../common/plan/overrides';
 import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
 import type { ImageMediaType } from '../images/imageFormat';
 import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
@@ -53,7 +55,7 @@ export class WorkspaceSession {
     readonly id: string,
     readonly transcriptPath: string,
     readonly plan: PlanStore,
-    readonly transcript: TranscriptWriter,
+    private readonly transcript: TranscriptWriter,
     /** What was skipped while loading the transcript, for the person to see. */
     readonly warnings: string[],
     conversation: Conversation,
@@ -133,8 +135,13 @@ export class WorkspaceSession {
   }
 
   /** Task boundaries and outcomes, for the history and for a person reading the transcript. */
-  recordTask(event: Record<string, unknown>): void {
+  recordTask(event: TaskEvent): void {
     this.transcript.append({ type: 'task', ...event, at: new Date().toISOString() });
+  }
+
+  /** What Keel told the model on its own, as the chat showed it. */
+  recordNotice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
+    this.transcript.append({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}), at: new Date().toISOString() });
   }
 
   get name(): string {

@@ -2,9 +2,9 @@ import type { RecentFolder, WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import { useI18n } from '../i18n/I18nProvider';
 import { RecentFolderList } from '../sessions/SessionsSidebar';
-import { Dialog } from './Dialog';
+import { Dialog } from '../ui/Dialog';
 import { FolderPathField } from './FolderPathField';
-import { CloseIcon } from './icons';
+import { CloseIcon } from '../ui/icons';
 
 interface Props {
   currentPath: string | null;

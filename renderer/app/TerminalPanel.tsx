@@ -6,7 +6,7 @@ import { TerminalTabs } from '../terminal/TerminalTabs';
 import { AGENT_TAB, terminalStore } from '../terminal/terminalStore';
 import '@xterm/xterm/css/xterm.css';
 import '../terminal/terminal.css';
-import { ChevronIcon, TerminalIcon } from './icons';
+import { ChevronIcon, TerminalIcon } from '../ui/icons';
 import { Separator } from './layout/Separator';
 
 interface Props {
@@ -65,7 +65,7 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
         <div className="panel-bar terminal-bar">
           <h2 className="terminal-heading">
             <button type="button" id="terminal-title" className="panel-toggle" aria-expanded={open} aria-controls={open ? 'terminal-body' : undefined} onClick={onToggle}>
-              <ChevronIcon direction={open ? 'down' : 'right'} />
+              <ChevronIcon open={open} />
               <TerminalIcon />
               {t('terminal.title')}
             </button>

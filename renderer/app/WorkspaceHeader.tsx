@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { AppInfo, WorkspaceInfo } from '../../common/contract';
 import { useI18n } from '../i18n/I18nProvider';
 import { FolderIcon, KeelMark } from '../ui/icons';
-import { GearIcon, SidebarIcon } from './icons';
+import { GearIcon, SidebarIcon } from '../ui/icons';
 
 interface Props {
   app: AppInfo | null;

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { CloseIcon } from '../app/icons';
+import { CloseIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import { TaskCard } from './TaskCard';
 import type { ChangesState } from './useChanges';

@@ -1,6 +1,6 @@
 import type { FileChange } from '../../common/contract';
-import { ConfirmActions } from '../app/ConfirmActions';
-import { Dialog } from '../app/Dialog';
+import { ConfirmActions } from '../ui/ConfirmActions';
+import { Dialog } from '../ui/Dialog';
 import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {

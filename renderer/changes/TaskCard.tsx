@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeActionResult, FileChange, TaskChanges } from '../../common/contract';
 import { ErrorCodes } from '../../common/errorCodes';
 import { api } from '../api';
-import { ChevronIcon } from '../app/icons';
+import { ChevronIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import { ConfirmUndoDialog } from './ConfirmUndoDialog';
 import { conflictText } from './conflictText';
@@ -238,7 +238,7 @@ function FileRow({ file, busy, justDone, onUndo, onRedo }: FileRowProps) {
           aria-label={t('changes.toggleDiff', { path: file.path })}
           onClick={() => setOpen((value) => !value)}
         >
-          <ChevronIcon direction={open ? 'down' : 'right'} />
+          <ChevronIcon open={open} />
           <span className="mono changes-path" title={file.path}>
             {file.path}
           </span>

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import { useChat } from './chatContext';
-import { ShieldIcon } from './icons';
+import { ShieldIcon } from '../ui/icons';
 import { McpAllowButtons, McpArguments } from './McpApproval';
 import { diffFromUnified } from './tools/diffLines';
 import { DiffStat, DiffTable } from './tools/DiffTable';

@@ -1,7 +1,7 @@
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '../../common/limits';
 import { useI18n } from '../i18n/I18nProvider';
-import { SendIcon, StopIcon } from './icons';
+import { SendIcon, StopIcon } from '../ui/icons';
 import { useRecall } from './useRecall';
 import { ImageAttachments } from './attachments/ImageAttachments';
 import { useImageAttachments } from './attachments/useImageAttachments';

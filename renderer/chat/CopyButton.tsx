@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
-import { CheckIcon, CopyIcon } from './icons';
+import { CheckIcon, CopyIcon } from '../ui/icons';
 
 /** Copies `text`; says "Copied" for a moment. */
 export function CopyButton({ text, label }: { text: string; label: string }) {

@@ -7,7 +7,7 @@ import type { ChatItem } from '../../common/chat';
 import type { PlanSnapshot } from '../../common/contract';
 import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
-import { ArrowDownIcon } from './icons';
+import { ArrowDownIcon } from '../ui/icons';
 import { ActivityRow } from './messages/ActivityRow';
 import { AssistantMessage } from './messages/AssistantMessage';
 import { NoticeRow } from './messages/NoticeRow';
@@ -184,7 +184,7 @@ export function Transcript({ items, running, state, plan, unfinished, retry }: T
       </div>
       {!atEnd && (
         <button type="button" className="jump-latest" onClick={jump}>
-          <ArrowDownIcon />
+          <ArrowDownIcon size={14} />
           {t('chat.jumpToLatest')}
         </button>
       )}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
-import { InfoIcon } from '../chat/icons';
+import { InfoIcon } from '../ui/icons';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import './plan.css';
 import { undoOverride } from './proposals';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AlertIcon } from '../app/icons';
+import { AlertIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {

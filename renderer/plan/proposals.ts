@@ -1,6 +1,7 @@
 import type { ProposedPlanItem } from '../../common/contract';
 import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem, PlanStatus } from '../../common/plan/types';
+import type { PlanProblem } from '../../common/plan/validate';
 
 /*
  * Pure list operations of the board. Each takes the STORED items and returns the whole proposed
@@ -66,11 +67,14 @@ export function moveItemNextTo(items: readonly PlanItem[], id: string, targetId:
   return moveItemTo(items, id, side === 'before' ? target : target + 1);
 }
 
+/** A problem to place: one of the validator's, or a plain message (code and params absent). */
+type ProblemToPlace = Pick<PlanProblem, 'index' | 'message'> & { code?: string; params?: PlanProblem['params'] };
+
 /** A refusal as main sent it: the English message, and a code with params to say it in the window's language. */
 export interface BoardProblem {
   message: string;
   code?: string;
-  params?: Record<string, string | number>;
+  params?: PlanProblem['params'];
   /** For "only one in progress": the id of the step that already is, so the board can offer to swap. */
   otherId?: string;
 }
@@ -90,7 +94,7 @@ export interface PlacedProblems {
  */
 export function placeProblems(
   sent: readonly ProposedPlanItem[],
-  problems: readonly { index: number | null; message: string; code?: string; params?: Record<string, string | number> }[],
+  problems: readonly ProblemToPlace[],
   madeBy: 'add' | 'item',
 ): PlacedProblems {
   const placed: PlacedProblems = { byItem: {}, add: [], list: [] };
@@ -110,7 +114,7 @@ export function placeProblems(
  * "Only one in progress" is said about the step the person changed, naming the one that already
  * was: the validator, which does not know who changed what, marks the later ones in list order.
  */
-export function aboutTheChangedStep<P extends { index: number | null; code?: string; params?: Record<string, string | number> }>(
+export function aboutTheChangedStep<P extends ProblemToPlace>(
   problems: readonly P[],
   sent: readonly ProposedPlanItem[],
   stored: readonly PlanItem[],

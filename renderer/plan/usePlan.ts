@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { PlanSnapshot, ProposedPlanItem } from '../../common/contract';
-import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
+import { isPlanConflict, isPlanInvalid } from '../../common/planEditErrors';
 import { api } from '../api';
 import { aboutTheChangedStep, placeProblems, type PlacedProblems, type Proposal } from './proposals';
 
@@ -80,17 +80,14 @@ export function usePlan(sessionId: string): PlanState {
         setErrors(noErrors);
         return result.value;
       }
-      const { code, message, details } = result.error;
-      if (code === ErrorCodes.planConflict) {
-        const current = (details as { current?: PlanSnapshot } | undefined)?.current;
-        if (current) show(current, true);
-        setErrors({ ...noErrors, conflict: message });
-      } else if (code === ErrorCodes.planInvalid) {
-        type Problem = { index: number | null; message: string; code?: string; params?: Record<string, string | number> };
-        const problems = (details as { problems?: Problem[] } | undefined)?.problems ?? [{ index: null, message }];
-        setErrors({ ...placeProblems(items, aboutTheChangedStep(problems, items, from.items), madeBy), conflict: null });
+      const error = result.error;
+      if (isPlanConflict(error)) {
+        show(error.details.current, true);
+        setErrors({ ...noErrors, conflict: error.message });
+      } else if (isPlanInvalid(error)) {
+        setErrors({ ...placeProblems(items, aboutTheChangedStep(error.details.problems, items, from.items), madeBy), conflict: null });
       } else {
-        const placed = placeProblems(items, [{ index: null, message }], madeBy);
+        const placed = placeProblems(items, [{ index: null, message: error.message }], madeBy);
         setErrors({ ...placed, conflict: null });
       }
       return null;

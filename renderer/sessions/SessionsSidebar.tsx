@@ -2,7 +2,7 @@ import { settledOutcome } from '../../common/plan/sessionState';
 import { useState, type KeyboardEvent } from 'react';
 import type { AgentState, TaskOutcome } from '../../common/agentEvents';
 import type { RecentFolder, SessionSummary, WorkspaceInfo } from '../../common/contract';
-import { ChatIcon } from '../app/icons';
+import { ChatIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { FolderIcon, PlusIcon, TrashIcon } from '../ui/icons';

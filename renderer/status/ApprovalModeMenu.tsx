@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
-import { ShieldIcon } from '../app/icons';
+import { ShieldIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 

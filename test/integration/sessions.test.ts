@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanSnapshot, ProposedPlanItem } from '../../common/contract';
 import type { Result } from '../../common/result';
-import { KeelCore, snapshot } from '../../main/api/core';
+import { KeelCore } from '../../main/api/core';
+import { snapshot } from '../../main/api/snapshots';
 import { dispatchRequest } from '../../main/api/dispatch';
 import type { WorkspaceSession } from '../../main/session/workspaceSession';
 

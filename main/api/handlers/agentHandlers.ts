@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
 import { emptyUsage } from '../../session/restoreMessages';
-import type { KeelCore } from '../core';
+import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 import { readInstructions } from '../../agent/instructions';
 import { ModelError } from '../../agent/modelClient';
@@ -9,7 +9,7 @@ import { prepareMessageAttachments } from './messageAttachments';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
-export function agentHandlers(core: KeelCore): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
+export function agentHandlers(core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentSession' | 'modelSettings' | 'options' | 'settings'>): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
   return {
     /** While a task runs, a new message is queued for the agent's next step rather than refused. */
     'task.send': async ({ text, images, mentions }) => {

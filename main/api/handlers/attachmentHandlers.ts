@@ -1,13 +1,13 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
 import { MentionIndex } from '../../mentions/mentionIndex';
-import type { KeelCore } from '../core';
+import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 const NO_FOLDER = 'No folder is open. Open a folder first.';
 
 /** What the composer needs beyond text: @-completion of workspace paths, and the chat's pictures. */
-export function attachmentHandlers(core: KeelCore): Pick<Handlers, 'mentions.query' | 'chat.image'> {
+export function attachmentHandlers(core: Pick<HandlerContext, 'currentSession'>): Pick<Handlers, 'mentions.query' | 'chat.image'> {
   // One index, for the open folder; a new folder gets a new one.
   let index: MentionIndex | null = null;
   return {

@@ -1,11 +1,11 @@
 import { ok } from '../../../common/result';
 import { removeMcpServer, saveMcpServer, setMcpAlwaysAllowed } from '../../settings/mcpSettings';
-import type { KeelCore } from '../core';
+import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 type McpChannels = 'mcp.list' | 'mcp.restart' | 'mcp.trustProject' | 'mcp.saveServer' | 'mcp.removeServer' | 'mcp.setAlwaysAllowed';
 
-export function mcpHandlers(core: KeelCore): Pick<Handlers, McpChannels> {
+export function mcpHandlers(core: Pick<HandlerContext, 'mcp' | 'options'>): Pick<Handlers, McpChannels> {
   const dataDir = core.options.dataDir;
   return {
     'mcp.list': () => ok(core.mcp.list()),

@@ -3,14 +3,14 @@ import { ErrorCodes } from '../../../common/contract';
 import { fail, ok, type Result } from '../../../common/result';
 import { atomicWriteFile } from '../../tools/files/atomicWrite';
 import { resolveInWorkspace } from '../../tools/files/confine';
-import type { KeelCore } from '../core';
+import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 /** Where pasted texts too long for a message are kept, relative to the workspace. */
 export const PASTES_FOLDER = '.keel/pastes';
 
 /** A paste too long for a chat message becomes a file in the workspace the message can name. */
-export function pasteHandlers(core: KeelCore): Pick<Handlers, 'paste.save'> {
+export function pasteHandlers(core: Pick<HandlerContext, 'currentSession'>): Pick<Handlers, 'paste.save'> {
   return {
     'paste.save': async ({ text }) => {
       const session = core.currentSession;

@@ -1,10 +1,10 @@
-import { ErrorCodes } from '../../../common/contract';
+import { ErrorCodes, type PlanConflictDetails, type PlanInvalidDetails } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
-import type { KeelCore } from '../core';
-import { snapshot } from '../core';
+import type { HandlerContext } from '../handlerContext';
+import { snapshot } from '../snapshots';
 import type { Handlers } from '../dispatch';
 
-export function planHandlers(core: KeelCore): Pick<Handlers, 'plan.get' | 'plan.edit'> {
+export function planHandlers(core: Pick<HandlerContext, 'currentSession'>): Pick<Handlers, 'plan.get' | 'plan.edit'> {
   return {
     'plan.get': () => ok(snapshot(core.currentSession?.plan)),
     'plan.edit': ({ baseVersion, items }) => {
@@ -16,10 +16,10 @@ export function planHandlers(core: KeelCore): Pick<Handlers, 'plan.get' | 'plan.
         return fail(
           ErrorCodes.planConflict,
           `The plan changed while you were editing it (you edited version ${baseVersion}, it is now version ${session.plan.version}). Your edit was not applied; the board now shows the current plan.`,
-          { current: snapshot(session.plan) },
+          { current: snapshot(session.plan) } satisfies PlanConflictDetails,
         );
       }
-      return fail(ErrorCodes.planInvalid, result.error.message, { problems: result.error.problems });
+      return fail(ErrorCodes.planInvalid, result.error.message, { problems: result.error.problems } satisfies PlanInvalidDetails);
     },
   };
 }

@@ -6,10 +6,10 @@ import { describeOwner, sessionLockOwner } from '../../session/sessionLock';
 import { sessionTranscriptPath } from '../../session/workspaceSession';
 import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
-import type { KeelCore } from '../core';
+import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
-export function sessionHandlers(core: KeelCore): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
+export function sessionHandlers(core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'openWorkspace' | 'options'>): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
   const dataDir = core.options.dataDir;
   const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
   return {

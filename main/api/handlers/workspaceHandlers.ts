@@ -2,11 +2,11 @@ import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
 import { completeFolderPath } from '../../session/folderCompletion';
 import { readRecentFolders } from '../../session/recentFolders';
-import type { KeelCore } from '../core';
-import { workspaceInfo } from '../core';
+import type { HandlerContext } from '../handlerContext';
+import { workspaceInfo } from '../snapshots';
 import type { Handlers } from '../dispatch';
 
-export function workspaceHandlers(core: KeelCore): Pick<Handlers, 'app.info' | 'workspace.current' | 'workspace.open' | 'workspace.choose' | 'folders.recent' | 'folders.complete'> {
+export function workspaceHandlers(core: Pick<HandlerContext, 'currentSession' | 'openWorkspace' | 'options'>): Pick<Handlers, 'app.info' | 'workspace.current' | 'workspace.open' | 'workspace.choose' | 'folders.recent' | 'folders.complete'> {
   const { options } = core;
   return {
     'app.info': () =>

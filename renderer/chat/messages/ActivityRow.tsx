@@ -1,6 +1,6 @@
 import type { AgentState } from '../../../common/agentEvents';
 import { useI18n } from '../../i18n/I18nProvider';
-import { Spinner } from '../icons';
+import { Spinner } from '../../ui/icons';
 
 const labels: Partial<Record<AgentState, 'chat.activity.thinking' | 'chat.activity.tool' | 'chat.activity.approval'>> = {
   thinking: 'chat.activity.thinking',

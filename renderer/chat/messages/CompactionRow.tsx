@@ -2,7 +2,7 @@ import { memo, useId } from 'react';
 import type { ChatItem } from '../../../common/chat';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useExpanded } from '../chatContext';
-import { ChevronIcon, InfoIcon } from '../icons';
+import { ChevronIcon, InfoIcon } from '../../ui/icons';
 
 type CompactionItem = Extract<ChatItem, { kind: 'compaction' }>;
 
@@ -31,7 +31,7 @@ export const CompactionRow = memo(function CompactionRow({ item }: { item: Compa
   return (
     <div className="chat-notice chat-compaction" data-testid="compaction-row">
       <button type="button" className="notice-head" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)} title={reason}>
-        <ChevronIcon open={open} />
+        <ChevronIcon open={open} size={12} className="chevron" />
         <InfoIcon />
         <span>{label}</span>
       </button>

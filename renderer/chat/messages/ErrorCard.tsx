@@ -3,7 +3,7 @@ import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { useChat } from '../chatContext';
 import { classifyError, RETRY_FIX, SETTINGS_FIX, type ErrorKind } from '../errorAdvice';
-import { AlertIcon } from '../icons';
+import { AlertIcon } from '../../ui/icons';
 
 const titles: Record<ErrorKind, MessageKey> = {
   auth: 'chat.error.auth',

@@ -3,7 +3,7 @@ import type { ChatItem } from '../../../common/chat';
 import type { PlanItem } from '../../../common/plan/types';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useExpanded } from '../chatContext';
-import { ChevronIcon, InfoIcon } from '../icons';
+import { ChevronIcon, InfoIcon } from '../../ui/icons';
 import { OverrideNotice } from '../../plan/OverrideNotice';
 import { undoOverrideEdit } from '../../plan/undoOverrideEdit';
 
@@ -30,7 +30,7 @@ export const NoticeRow = memo(function NoticeRow({ item, planItems }: { item: No
   return (
     <div className={`chat-notice notice-${item.notice}`}>
       <button type="button" className="notice-head" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        <ChevronIcon open={open} />
+        <ChevronIcon open={open} size={12} className="chevron" />
         <InfoIcon />
         <span>{label}</span>
       </button>

@@ -4,7 +4,7 @@ import type { PlanItem } from '../../../common/plan/types';
 import { useI18n } from '../../i18n/I18nProvider';
 import { StatusIcon } from '../../ui/icons';
 import { useChat } from '../chatContext';
-import { AlertIcon, DoneIcon, StopIcon } from '../icons';
+import { AlertIcon, DoneIcon, StopIcon } from '../../ui/icons';
 import { plural } from '../plural';
 import { ErrorCard } from './ErrorCard';
 

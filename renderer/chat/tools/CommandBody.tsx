@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { DeniedNote } from './DeniedNote';
-import type { ToolItem } from './ToolCard';
+import type { ToolItem } from './toolItem';
 import { terminalText, type CommandEnding, type CommandResult } from './toolInfo';
 
 /** The command, its output (live while it runs) and how it ended. */

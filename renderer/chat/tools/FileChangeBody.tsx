@@ -3,7 +3,7 @@ import type { ToolApproval } from '../chatStore';
 import { diffFromTexts, diffFromUnified, diffOfNewFile, type DiffView } from './diffLines';
 import { DeniedNote } from './DeniedNote';
 import { DiffTable } from './DiffTable';
-import type { ToolItem } from './ToolCard';
+import type { ToolItem } from './toolItem';
 import { isDenied, stringField } from './toolInfo';
 
 const cache = new WeakMap<object, DiffView | null>();

@@ -1,6 +1,6 @@
 import { useI18n } from '../../i18n/I18nProvider';
 import { plural } from '../plural';
-import type { ToolItem } from './ToolCard';
+import type { ToolItem } from './toolItem';
 import { readContent } from './toolInfo';
 import { ChatThumbnails } from '../attachments/ChatThumbnail';
 

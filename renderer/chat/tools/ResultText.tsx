@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/I18nProvider';
-import type { ToolItem } from './ToolCard';
+import type { ToolItem } from './toolItem';
 
 const SHOWN_CHARS = 20_000;
 

@@ -4,7 +4,7 @@ import type { PlanStatus } from '../../../common/plan/types';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { StatusIcon } from '../../ui/icons';
 import { plural } from '../plural';
-import type { ToolItem } from './ToolCard';
+import type { ToolItem } from './toolItem';
 import { todoItems } from './toolInfo';
 
 const statusKey = { pending: 'chat.plan.pending', in_progress: 'chat.plan.inProgress', completed: 'chat.plan.completed' } as const;

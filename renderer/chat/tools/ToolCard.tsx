@@ -1,9 +1,9 @@
 import { memo, useId, type ReactNode } from 'react';
-import type { ChatItem } from '../../../common/chat';
+import type { ToolItem } from './toolItem';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { useChat, useExpanded } from '../chatContext';
 import type { ToolApproval } from '../chatStore';
-import { ChevronIcon, FileEditIcon, FileIcon, ListIcon, PlanIcon, SearchIcon, Spinner, TerminalIcon, ToolIcon } from '../icons';
+import { ChevronIcon, FileEditIcon, FileIcon, ListIcon, PlanIcon, SearchIcon, Spinner, TerminalIcon, ToolIcon } from '../../ui/icons';
 import { CommandBody, commandMeta } from './CommandBody';
 import { DiffStat } from './DiffTable';
 import { FileChangeBody, fileChangeDiff } from './FileChangeBody';
@@ -14,7 +14,6 @@ import { isStaleRewriteRefusal } from '../../../common/plan/rules';
 import { TodoBody, todoSummary } from './TodoBody';
 import { countResults, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
 
-export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished' | 'redo';
 
@@ -43,7 +42,7 @@ export const ToolCard = memo(function ToolCard({ item, running, previousTodo }: 
   return (
     <div className={`tool-card phase-${phase}`} data-tool={item.name} data-tool-id={item.id}>
       <button type="button" className="tool-head" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
-        <ChevronIcon open={open} />
+        <ChevronIcon open={open} size={12} className="chevron" />
         <span className="tool-icon">{described.icon}</span>
         <span className="tool-label">{described.label}</span>
         <span className="tool-summary">{described.summary}</span>

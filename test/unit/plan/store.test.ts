@@ -140,3 +140,17 @@ describe('changesSince', () => {
     expect(changes).toContainEqual({ kind: 'removed', item: expect.objectContaining({ content: 'Run the tests' }) });
   });
 });
+
+describe('userEditsSince', () => {
+  it("is null while the model has seen every person's edit, and their changes once it has not", () => {
+    const store = storeWithPlan();
+    expect(store.userEditsSince(1)).toBeNull();
+    store.propose([...store.items, { content: 'Report' }], { source: 'user' });
+    expect(store.userEditsSince(1)?.map((c) => c.kind)).toEqual(['added']);
+    expect(store.userEditsSince(2)).toBeNull();
+    // An agent version after the person's edit does not hide it from a model that saw neither.
+    store.propose(store.items, { source: 'agent' });
+    expect(store.userEditsSince(1)?.map((c) => c.kind)).toEqual(['added']);
+    expect(store.userEditsSince(3)).toBeNull();
+  });
+});

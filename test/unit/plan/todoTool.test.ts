@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 
 import { renderPlan } from '../../../common/plan/render';
-import { TODO_TOOL_NAME, todoToolDefinition } from '../../../common/plan/todoTool';
+import { TODO_TOOL_NAME, todoToolDefinition } from '../../../common/plan/todoToolDefinition';
 import { PlanStore } from '../../../main/plan/store';
-import { runTodoTool } from '../../../main/plan/todoTool';
+import { runTodoTool } from '../../../main/plan/runTodoTool';
 
 const hello = {
   items: [

@@ -22,8 +22,6 @@ export const todoInputSchema = z.object({
     .describe(`The whole plan, in order, at most ${MAX_PLAN_ITEMS} items. Always send every item, not just the changed ones.`),
 });
 
-export type TodoInput = z.infer<typeof todoInputSchema>;
-
 export const todoToolDefinition = {
   name: TODO_TOOL_NAME,
   description:

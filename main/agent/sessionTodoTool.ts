@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { todoToolDefinition, TODO_TOOL_NAME } from '../../common/plan/todoTool';
-import { runTodoTool } from '../plan/todoTool';
+import { todoToolDefinition, TODO_TOOL_NAME } from '../../common/plan/todoToolDefinition';
+import { runTodoTool } from '../plan/runTodoTool';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { AgentTool } from './toolRunner';
 

@@ -1,4 +1,3 @@
-import { diffPlans } from '../../common/plan/diff';
 import { renderPlan } from '../../common/plan/render';
 import { staleRewriteText } from '../../common/plan/rules';
 import type { PlanStore } from './store';
@@ -19,11 +18,10 @@ export function runTodoTool(
   input: unknown,
   agentSeenVersion: number,
 ): ToolOutcome & { seenVersion: number } {
-  const unseenUserEdit = store.history.some((v) => v.version > agentSeenVersion && v.source === 'user');
-  if (unseenUserEdit) {
-    const before = store.getVersion(agentSeenVersion)?.items ?? [];
+  const unseenUserEdits = store.userEditsSince(agentSeenVersion);
+  if (unseenUserEdits) {
     return {
-      content: staleRewriteText(diffPlans(before, store.items), store.items),
+      content: staleRewriteText(unseenUserEdits, store.items),
       isError: true,
       seenVersion: store.version,
     };

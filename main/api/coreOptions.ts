@@ -1,0 +1,26 @@
+import type { AppInfo } from '../../common/contract';
+import type { AgentTool } from '../agent/toolRunner';
+import type { KeyStore } from '../settings/keyStore';
+import type { ModelSettings } from '../settings/modelSettings';
+
+/** How a host sets up the core: where its data lives, what it is, and what it can do. */
+export interface CoreOptions {
+  dataDir: string;
+  host: AppInfo['host'];
+  version: string;
+  /** The host's native folder picker, where it has one. */
+  chooseFolder?: () => Promise<string | null>;
+  /** The workspace tools the agent gets (files, bash); the todo tool is always added. */
+  tools?: () => AgentTool[];
+  /** Where a key typed in the window is kept; by default the owner-only settings file. */
+  keyStore?: KeyStore;
+  /** Fixed model settings (tests); by default the settings service's, overridden by the environment. */
+  settings?: () => ModelSettings;
+  /** Whether the agent asks before commands and file changes; `keel run` passes full_auto. */
+  headless?: boolean;
+  /** `keel run --trust-project-mcp`: start the folder's .mcp.json servers without the trust prompt. */
+  trustProjectMcp?: boolean;
+  /** How long an MCP server may take to start before it is shown as failed (30 s). */
+  mcpStartTimeoutMs?: number;
+  log?: (message: string) => void;
+}

@@ -1,0 +1,29 @@
+import type { ApprovalMode } from '../../common/approvals';
+import type { WorkspaceInfo } from '../../common/contract';
+import type { Result } from '../../common/result';
+import type { Agent } from '../agent/agent';
+import type { ChangeTracker } from '../changes/changeTracker';
+import type { McpManager } from '../mcp/mcpManager';
+import type { SettingsService } from '../settings/settingsService';
+import type { ModelSettings } from '../settings/modelSettings';
+import type { OpenSessionOptions, WorkspaceSession } from '../session/workspaceSession';
+import type { TerminalManager } from '../terminal/terminalManager';
+import type { CoreOptions } from './coreOptions';
+
+/**
+ * What the contract's handlers may use of the core (KeelCore implements it). Each handler takes
+ * only the part it needs (a `Pick` of this), so a handler neither imports the core nor sees more
+ * of it than its job.
+ */
+export interface HandlerContext {
+  readonly options: CoreOptions;
+  readonly currentSession: WorkspaceSession | null;
+  readonly currentAgent: Agent | null;
+  readonly currentChanges: ChangeTracker | null;
+  readonly settings: SettingsService;
+  readonly terminals: TerminalManager;
+  readonly mcp: McpManager;
+  openWorkspace(folder: string, options?: OpenSessionOptions): Result<WorkspaceInfo>;
+  approvalMode(session: WorkspaceSession): ApprovalMode;
+  modelSettings(): ModelSettings;
+}
