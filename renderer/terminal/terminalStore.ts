@@ -3,7 +3,6 @@ import { translator, type Translate } from '../i18n/I18nProvider';
 import { AgentFeed } from './agentFeed';
 import { inputChunks } from './inputChunks';
 import { TerminalSession } from './session';
-import { installTestHook } from './testHook';
 
 export const AGENT_TAB = 'agent';
 
@@ -80,7 +79,6 @@ export class TerminalStore {
     new MutationObserver(() => {
       for (const session of this.sessions.values()) session.setTheme();
     }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    installTestHook(this);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -296,12 +294,4 @@ export class TerminalStore {
       error: this.error,
     };
   }
-}
-
-let store: TerminalStore | undefined;
-
-/** The window's one terminal store, made on first use. */
-export function terminalStore(api: KeelApi): TerminalStore {
-  store ??= new TerminalStore(api);
-  return store;
 }
