@@ -21,11 +21,18 @@ export default tseslint.config(
     // The core must run without Electron: only the Electron host and the preload may import it.
     files: ['common/**/*.ts', 'main/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     ignores: ['main/index.ts', 'main/electron/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The core never imports electron; only main/index.ts and main/electron/ do.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'The core never imports electron; only main/index.ts and main/electron/ do.' }] },
+      ],
+    },
   },
   {
     // Pure code: no I/O, no Node built-ins.
     files: ['common/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'fs', 'path', 'child_process', 'electron'], message: 'common/ is pure: no I/O.' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'fs', 'path', 'child_process', 'electron'], message: 'common/ is pure: no I/O.' }] }],
+    },
   },
 );

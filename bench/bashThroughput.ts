@@ -60,19 +60,34 @@ export async function benchBashThroughput(): Promise<void> {
     }
 
     const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
-    const rate = (runs: Run[], key: 'totalMs' | 'lastByteMs') => percentile(runs.map((r) => mbps(r.bytes, r[key])), 50);
+    const rate = (runs: Run[], key: 'totalMs' | 'lastByteMs') =>
+      percentile(
+        runs.map((r) => mbps(r.bytes, r[key])),
+        50,
+      );
     const bytesOf = (runs: Run[]) => {
       const counts = [...new Set(runs.map((r) => r.bytes))];
       const short = counts.filter((b) => b < expected);
-      const chunkBytes = percentile(runs.map((r) => r.bytes / r.chunks), 50);
+      const chunkBytes = percentile(
+        runs.map((r) => r.bytes / r.chunks),
+        50,
+      );
       return (
         `${counts.map((b) => b.toLocaleString('en')).join(' / ')} bytes${short.length ? ` (SHORT of ${expected.toLocaleString('en')} expected)` : ''} ` +
         `in chunks of ${Math.round(chunkBytes).toLocaleString('en')} bytes on average`
       );
     };
-    const delay = (runs: Run[]) => formatMs(percentile(runs.map((r) => r.totalMs - r.lastByteMs), 50));
+    const delay = (runs: Run[]) =>
+      formatMs(
+        percentile(
+          runs.map((r) => r.totalMs - r.lastByteMs),
+          50,
+        ),
+      );
     console.log(`command: ${command(PAYLOAD_BYTES)}; ${keel.length} runs each, alternating; rates are medians`);
-    console.log(`for scale, the command alone into /dev/null (no pty, no reader): ${mbps(PAYLOAD_BYTES, producerMs).toFixed(1)} MB/s (${formatMs(producerMs)})`);
+    console.log(
+      `for scale, the command alone into /dev/null (no pty, no reader): ${mbps(PAYLOAD_BYTES, producerMs).toFixed(1)} MB/s (${formatMs(producerMs)})`,
+    );
     console.log(
       `baseline raw node-pty onData: ${rate(raw, 'totalMs').toFixed(1)} MB/s to exit, ${rate(raw, 'lastByteMs').toFixed(1)} MB/s to last byte; ` +
         `exit reported ${delay(raw)} after the last byte; ${bytesOf(raw)}`,

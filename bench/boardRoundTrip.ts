@@ -111,7 +111,9 @@ export async function benchBoardRoundTrip(): Promise<void> {
       return `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}`;
     };
     const base = summarise(baseline.slice(WARMUP));
-    console.log(`board round trip (edit → validated in main → rendered), ${EDITS} edits: p50 ${ms(b.p50)}, p95 ${ms(b.p95)}, max ${ms(b.max)} (goal: p95 ≤ ${GOAL_P95_MS} ms)`);
+    console.log(
+      `board round trip (edit → validated in main → rendered), ${EDITS} edits: p50 ${ms(b.p50)}, p95 ${ms(b.p95)}, max ${ms(b.max)} (goal: p95 ≤ ${GOAL_P95_MS} ms)`,
+    );
     console.log(`  board, action → plan.edit sent: ${part('board')}`);
     console.log(`  main + socket, sent → first message back: ${part('main')}`);
     console.log(`  rendering, first message → DOM: ${part('render')}`);

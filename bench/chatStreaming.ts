@@ -39,8 +39,22 @@ export function writeLongSession(keelHome: string, folder: string, messages = LO
     count++;
     if (task % 4 === 0 && count + 3 <= messages) {
       const id = `toolu_bench_${task}`;
-      lines.push({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id, name: 'bash', input: { command: `ls step-${task}` } }] }, at });
-      lines.push({ type: 'message', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step-${task}.txt\n[exit code: 0]` }] }, at });
+      lines.push({
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', id, name: 'bash', input: { command: `ls step-${task}` } },
+          ],
+        },
+        at,
+      });
+      lines.push({
+        type: 'message',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step-${task}.txt\n[exit code: 0]` }] },
+        at,
+      });
       count += 2;
     }
     const code = task % 3 === 0 ? `\n\n\`\`\`ts\nexport function step${task}(input: string): number {\n  return input.length * ${task};\n}\n\`\`\`\n` : '';
@@ -101,7 +115,10 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
     await markHistoryArrival(page);
     for (let run = 0; run < OPEN_RUNS + 1; run++) {
       await page.goto(keel.url);
-      await page.waitForFunction((text) => [...document.querySelectorAll('.transcript-row')].some((row) => row.textContent?.includes(text)), lastText, { timeout: 30_000, polling: 'raf' });
+      await page.waitForFunction((text) => [...document.querySelectorAll('.transcript-row')].some((row) => row.textContent?.includes(text)), lastText, {
+        timeout: 30_000,
+        polling: 'raf',
+      });
       const figures = await page.evaluate(() => {
         const now = performance.now();
         const marks = (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt ?? now;
@@ -138,7 +155,8 @@ async function markHistoryArrival(page: Page): Promise<void> {
         super(url, protocols);
         this.addEventListener('message', (event) => {
           const data = String(event.data);
-          if (data.length > 100_000 && data.startsWith('{"type":"response"')) (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
+          if (data.length > 100_000 && data.startsWith('{"type":"response"'))
+            (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
         });
       }
     };
@@ -180,7 +198,13 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
         page.evaluate(() => (window as unknown as { __keelTokens: { tokens: number } }).__keelTokens.tokens),
       ]);
       const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-      return { at: Date.now(), tokens, task: metric('TaskDuration') * 1000, script: metric('ScriptDuration') * 1000, layout: (metric('LayoutDuration') + metric('RecalcStyleDuration')) * 1000 };
+      return {
+        at: Date.now(),
+        tokens,
+        task: metric('TaskDuration') * 1000,
+        script: metric('ScriptDuration') * 1000,
+        layout: (metric('LayoutDuration') + metric('RecalcStyleDuration')) * 1000,
+      };
     };
     await composer.fill('Explain the change in detail.');
     const samples = [await sample()];
@@ -198,7 +222,13 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
       const a = samples.reduce((best, s) => (Math.abs(s.tokens - from) < Math.abs(best.tokens - from) ? s : best));
       const b = samples.reduce((best, s) => (Math.abs(s.tokens - to) < Math.abs(best.tokens - to) ? s : best));
       const n = Math.max(1, b.tokens - a.tokens);
-      return { task: (b.task - a.task) / n, script: (b.script - a.script) / n, layout: (b.layout - a.layout) / n, tokens: n, rate: (n * 1000) / Math.max(1, b.at - a.at) };
+      return {
+        task: (b.task - a.task) / n,
+        script: (b.script - a.script) / n,
+        layout: (b.layout - a.layout) / n,
+        tokens: n,
+        rate: (n * 1000) / Math.max(1, b.at - a.at),
+      };
     };
     const first = segment(0, 1_000);
     const middle = segment(4_500, 5_500);
@@ -209,7 +239,9 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
     console.log(line('first 1,000 tokens', first));
     console.log(line('tokens 4,500–5,500', middle));
     console.log(line('last 1,000 tokens ', last));
-    console.log(`  last / first: ${(last.task / first.task).toFixed(2)}× all main-thread time, ${((last.script + last.layout) / (first.script + first.layout)).toFixed(2)}× script + style + layout (goal: flat, about 1×)`);
+    console.log(
+      `  last / first: ${(last.task / first.task).toFixed(2)}× all main-thread time, ${((last.script + last.layout) / (first.script + first.layout)).toFixed(2)}× script + style + layout (goal: flat, about 1×)`,
+    );
     const nodes = await page.evaluate(() => document.querySelector('.chat-panel')?.getElementsByTagName('*').length ?? 0);
     console.log(`  DOM nodes in the chat after the answer: ${nodes}`);
     await page.context().close();

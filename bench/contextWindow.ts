@@ -29,12 +29,17 @@ export async function benchContextWindow(): Promise<void> {
 
   for (const count of [10, 1_000]) {
     const history = syntheticHistory(count / 2, 400);
-    const samples = timeRepeated(() => {
-      const messages = withHistoryCacheBreakpoint(normalizeHistory(history));
-      return messages.length;
-    }, count >= 1_000 ? 200 : 5_000);
+    const samples = timeRepeated(
+      () => {
+        const messages = withHistoryCacheBreakpoint(normalizeHistory(history));
+        return messages.length;
+      },
+      count >= 1_000 ? 200 : 5_000,
+    );
     const bytes = JSON.stringify(history).length;
-    console.log(`history prep (normalise + cache breakpoint), ${String(count).padStart(5)} messages (${(bytes / 1024).toFixed(0)} KB): p50 ${formatMs(percentile(samples, 50))}  p95 ${formatMs(percentile(samples, 95))}`);
+    console.log(
+      `history prep (normalise + cache breakpoint), ${String(count).padStart(5)} messages (${(bytes / 1024).toFixed(0)} KB): p50 ${formatMs(percentile(samples, 50))}  p95 ${formatMs(percentile(samples, 95))}`,
+    );
   }
 
   const byHistory: Record<number, { keel: number[]; bare: number[] }> = {};
@@ -80,7 +85,13 @@ function syntheticHistory(rounds: number, resultChars: number): ChatMessage[] {
   const body = 'x'.repeat(resultChars);
   for (let i = 0; i < rounds; i++) {
     const id = `toolu_${String(i).padStart(6, '0')}`;
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Round ${i}: reading.` }, { type: 'tool_use', id, name: 'read_file', input: { path: `src/file${i}.ts` } }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Round ${i}: reading.` },
+        { type: 'tool_use', id, name: 'read_file', input: { path: `src/file${i}.ts` } },
+      ],
+    });
     const result: ContentBlockParam = { type: 'tool_result', tool_use_id: id, content: `     1\t${body}` };
     messages.push({ role: 'user', content: [result] });
   }
@@ -143,7 +154,23 @@ async function stageOneThroughSession(history: readonly ChatMessage[]): Promise<
     const client = new Anthropic({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9' });
     const start = performance.now();
     const infos = await makeRoom(
-      { session, client, settings: { apiKey: 'unused', baseURL: undefined, model: 'm', maxTokens: 1024, reminderRounds: 3, gateBound: 2, contextWindow: 200_000, compactAt: 0.8 }, task: null, signal: new AbortController().signal, estimate },
+      {
+        session,
+        client,
+        settings: {
+          apiKey: 'unused',
+          baseURL: undefined,
+          model: 'm',
+          maxTokens: 1024,
+          reminderRounds: 3,
+          gateBound: 2,
+          contextWindow: 200_000,
+          compactAt: 0.8,
+        },
+        task: null,
+        signal: new AbortController().signal,
+        estimate,
+      },
       { reason: 'threshold', summarize: false, targetTokens: Math.floor(size / 2), enoughTokens: size, window: 200_000 },
     );
     const ms = performance.now() - start;

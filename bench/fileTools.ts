@@ -29,7 +29,9 @@ export async function benchFileTools(): Promise<void> {
     const path = join(workspace, 'big.txt');
     const lineCount = writeBigFile(path);
     const context = { workspace, signal: new AbortController().signal };
-    console.log(`${lineCount.toLocaleString('en')} lines of ~${Math.round(FILE_BYTES / lineCount)} bytes; up to ${REPEATS} runs each after ${WARMUP} warm-up runs, tool and baseline alternating`);
+    console.log(
+      `${lineCount.toLocaleString('en')} lines of ~${Math.round(FILE_BYTES / lineCount)} bytes; up to ${REPEATS} runs each after ${WARMUP} warm-up runs, tool and baseline alternating`,
+    );
 
     const rawRead = async () => {
       const lines = (await readFile(path, 'utf8')).split('\n');
@@ -51,7 +53,9 @@ export async function benchFileTools(): Promise<void> {
     }
     // The floor under any read that counts the file's lines: its bytes, not decoded.
     const [bytesMs] = await alternate([() => readFile(path)]);
-    console.log(`  for scale: fs.readFile as bytes only (no decode, no split): p50 ${formatMs(percentile(bytesMs, 50))}, p95 ${formatMs(percentile(bytesMs, 95))}`);
+    console.log(
+      `  for scale: fs.readFile as bytes only (no decode, no split): p50 ${formatMs(percentile(bytesMs, 50))}, p95 ${formatMs(percentile(bytesMs, 95))}`,
+    );
 
     // One unique line, edited back and forth (whichever side runs, the next edit undoes it).
     const target = Math.floor(lineCount * 0.6);

@@ -41,7 +41,11 @@ export async function benchMcp(): Promise<void> {
     ] as const) {
       let id = 0;
       const keel = async () => {
-        const result = await runToolCall(tools, { type: 'tool_use', id: `toolu_${id++}`, name: `mcp__everything__${tool}`, input: args, caller: { type: 'direct' } }, context);
+        const result = await runToolCall(
+          tools,
+          { type: 'tool_use', id: `toolu_${id++}`, name: `mcp__everything__${tool}`, input: args, caller: { type: 'direct' } },
+          context,
+        );
         if (result.isError) throw new Error(`Keel's call failed: ${result.content}`);
       };
       const sdk = async () => {
@@ -51,7 +55,15 @@ export async function benchMcp(): Promise<void> {
       const keelMs: number[] = [];
       const sdkMs: number[] = [];
       for (let i = 0; i < WARMUP + CALLS; i++) {
-        for (const [run, samples] of (i % 2 === 0 ? [[keel, keelMs], [sdk, sdkMs]] : [[sdk, sdkMs], [keel, keelMs]]) as [() => Promise<void>, number[]][]) {
+        for (const [run, samples] of (i % 2 === 0
+          ? [
+              [keel, keelMs],
+              [sdk, sdkMs],
+            ]
+          : [
+              [sdk, sdkMs],
+              [keel, keelMs],
+            ]) as [() => Promise<void>, number[]][]) {
           const started = performance.now();
           await run();
           if (i >= WARMUP) samples.push(performance.now() - started);

@@ -66,7 +66,21 @@ export async function benchMentions(): Promise<void> {
 /** The same keystrokes as the window sends them: `mentions.query` through the contract's dispatch on a real core. */
 async function throughTheContract(root: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-mentions-data-'));
-  const core = new KeelCore({ dataDir, host: 'web', version: 'bench', settings: () => ({ apiKey: 'x', baseURL: 'http://127.0.0.1:9', model: 'm', maxTokens: 1, reminderRounds: 3, gateBound: 2, contextWindow: 200_000, compactAt: 0.8 }) });
+  const core = new KeelCore({
+    dataDir,
+    host: 'web',
+    version: 'bench',
+    settings: () => ({
+      apiKey: 'x',
+      baseURL: 'http://127.0.0.1:9',
+      model: 'm',
+      maxTokens: 1,
+      reminderRounds: 3,
+      gateBound: 2,
+      contextWindow: 200_000,
+      compactAt: 0.8,
+    }),
+  });
   try {
     if (!core.openWorkspace(root).ok) throw new Error('could not open the bench tree');
     const started = performance.now();

@@ -51,7 +51,10 @@ export async function mainPipelineRate(file: string, dataDir: string, workspace:
     const began = performance.now();
     await core.handlers['terminal.input']({ id, data: `cat ${file}; echo cat-done-$((1+1))\r` });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([done, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the cat through main did not finish within 120 s')), 120_000)))]).finally(() => clearTimeout(timer));
+    await Promise.race([
+      done,
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the cat through main did not finish within 120 s')), 120_000))),
+    ]).finally(() => clearTimeout(timer));
     return { mbps: (bytes - from) / 1e6 / ((performance.now() - began) / 1000) };
   } finally {
     await core.dispose();
@@ -104,7 +107,10 @@ export async function webSocketRate(pageUrl: string, file: string): Promise<{ mb
     const began = performance.now();
     await request('terminal.input', { id, data: `cat ${file}; echo ws-done-$((1+1))\r` });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([done, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the cat over the WebSocket did not finish within 120 s')), 120_000)))]).finally(() => clearTimeout(timer));
+    await Promise.race([
+      done,
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the cat over the WebSocket did not finish within 120 s')), 120_000))),
+    ]).finally(() => clearTimeout(timer));
     const mbps = (bytes - from) / 1e6 / ((performance.now() - began) / 1000);
     await request('terminal.close', { id });
     return { mbps };

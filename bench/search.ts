@@ -26,7 +26,39 @@ export function benchTree(): { root: string; files: number; bytes: number } {
   rmSync(root, { recursive: true, force: true });
   console.log(`building the search tree in ${root} (once)…`);
   const random = seeded(42);
-  const words = ['const', 'let', 'value', 'result', 'items', 'config', 'render', 'update', 'state', 'props', 'index', 'length', 'return', 'await', 'async', 'import', 'export', 'default', 'string', 'number', 'options', 'handler', 'request', 'response', 'error', 'data', 'user', 'session', 'token', 'cache', 'buffer'];
+  const words = [
+    'const',
+    'let',
+    'value',
+    'result',
+    'items',
+    'config',
+    'render',
+    'update',
+    'state',
+    'props',
+    'index',
+    'length',
+    'return',
+    'await',
+    'async',
+    'import',
+    'export',
+    'default',
+    'string',
+    'number',
+    'options',
+    'handler',
+    'request',
+    'response',
+    'error',
+    'data',
+    'user',
+    'session',
+    'token',
+    'cache',
+    'buffer',
+  ];
   const word = () => words[Math.floor(random() * words.length)]!;
   const line = (extension: string) => {
     const roll = random();
@@ -108,7 +140,11 @@ export async function benchSearch(): Promise<void> {
   const cases: { label: string; input: { pattern: string; glob?: string; max_results?: number }; rg: string[] }[] = [
     { label: 'no match', input: { pattern: 'zqxjv_never_here' }, rg: [...rgBase, 'zqxjv_never_here'] },
     { label: 'common literal (max_results 2000)', input: { pattern: 'TODO', max_results: 2000 }, rg: [...rgBase, 'TODO'] },
-    { label: 'regex + glob *.js', input: { pattern: 'class\\s+\\w+Handler\\b', glob: '*.js', max_results: 2000 }, rg: [...rgBase, '-g', '*.js', 'class\\s+\\w+Handler\\b'] },
+    {
+      label: 'regex + glob *.js',
+      input: { pattern: 'class\\s+\\w+Handler\\b', glob: '*.js', max_results: 2000 },
+      rg: [...rgBase, '-g', '*.js', 'class\\s+\\w+Handler\\b'],
+    },
   ];
   await searchText(cases[0]!.input, context); // Warm-up: starts the workers and the page cache.
   for (const item of cases) {
@@ -126,7 +162,9 @@ export async function benchSearch(): Promise<void> {
         rgLines = rg.lines;
       }
     }
-    const rgPart = hasRg ? `; rg ${fmt(median(theirs))} (${rgLines} lines, uncapped); ratio ${(median(ours) / median(theirs)).toFixed(2)}×` : '; rg not installed';
+    const rgPart = hasRg
+      ? `; rg ${fmt(median(theirs))} (${rgLines} lines, uncapped); ratio ${(median(ours) / median(theirs)).toFixed(2)}×`
+      : '; rg not installed';
     console.log(`search_text ${item.label}: ${fmt(median(ours))} (${found} lines)${rgPart}`);
   }
 
@@ -159,11 +197,17 @@ export async function benchSearch(): Promise<void> {
   const catastrophic = join(tmpdir(), 'keel-bench-catastrophic');
   mkdirSync(catastrophic, { recursive: true });
   writeFileSync(join(catastrophic, 'a.txt'), `${'a'.repeat(40)}!\n`);
-  const deadline = await timeTool(() => searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }));
+  const deadline = await timeTool(() =>
+    searchText({ pattern: '(a+)+$' }, { workspace: catastrophic, signal: new AbortController().signal }, { deadlineMs: 500 }),
+  );
   console.log(`(a+)+$ on 40 a's and a '!', deadline 500 ms: answered in ${fmt(deadline.ms)}: ${JSON.stringify(deadline.result.content.slice(0, 80))}…`);
   await benchEventLoopDuringScan(workspace);
   await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here' }, 'full no-match scans of the tree by search_text');
-  await benchBoardDuringScan(workspace, { pattern: 'zqxjv_never_here', path: 'pkg0/mod1/src/file1.ts' }, 'one-file searches (the agent loop alone, for comparison)');
+  await benchBoardDuringScan(
+    workspace,
+    { pattern: 'zqxjv_never_here', path: 'pkg0/mod1/src/file1.ts' },
+    'one-file searches (the agent loop alone, for comparison)',
+  );
 }
 
 /** The main thread's event-loop delay in this process, idle and while search_text scans the tree over and over. */
@@ -179,7 +223,8 @@ async function benchEventLoopDuringScan(workspace: string): Promise<void> {
   let scans = 0;
   for (; performance.now() - started < 3000; scans++) await searchText({ pattern: 'zqxjv_never_here' }, context);
   busy.disable();
-  const summary = (h: IntervalHistogram) => `p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms, max ${(h.max / 1e6).toFixed(2)} ms`;
+  const summary = (h: IntervalHistogram) =>
+    `p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms, max ${(h.max / 1e6).toFixed(2)} ms`;
   console.log(`event-loop delay of this process, idle 3 s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
 }
 
@@ -205,7 +250,11 @@ async function benchBoardDuringScan(workspace: string, search: { pattern: string
     if (!seeded.ok) throw new Error(seeded.error.message);
     let plan = seeded.value;
     const edit = async (): Promise<number> => {
-      const items = plan.items.map((item, i) => ({ id: item.id, content: item.content, status: i === 0 ? (item.status === 'completed' ? 'pending' : 'completed') : item.status }));
+      const items = plan.items.map((item, i) => ({
+        id: item.id,
+        content: item.content,
+        status: i === 0 ? (item.status === 'completed' ? 'pending' : 'completed') : item.status,
+      }));
       const started = performance.now();
       const answer = await socket.request('plan.edit', { baseVersion: plan.version, items });
       const ms = performance.now() - started;
@@ -230,7 +279,9 @@ async function benchBoardDuringScan(workspace: string, search: { pattern: string
     const summary = (samples: number[]) => `p50 ${percentile(samples.slice(10), 50).toFixed(2)} ms, p95 ${percentile(samples.slice(10), 95).toFixed(2)} ms`;
     console.log(`board edit round trip (plan.edit over keel web's socket), idle, ${idle.length - 10} edits: ${summary(idle)}`);
     console.log(`  during ${label} (${scansDuring} meanwhile), ${busy.length - 10} edits: ${summary(busy)}`);
-    console.log(`  ratio during scan / idle: p50 ${(percentile(busy.slice(10), 50) / percentile(idle.slice(10), 50)).toFixed(2)}×, p95 ${(percentile(busy.slice(10), 95) / percentile(idle.slice(10), 95)).toFixed(2)}× (goal ≤ 2×)`);
+    console.log(
+      `  ratio during scan / idle: p50 ${(percentile(busy.slice(10), 50) / percentile(idle.slice(10), 50)).toFixed(2)}×, p95 ${(percentile(busy.slice(10), 95) / percentile(idle.slice(10), 95)).toFixed(2)}× (goal ≤ 2×)`,
+    );
   } finally {
     socket.close();
     await keel.stop();

@@ -71,7 +71,9 @@ export async function benchTerminalThroughput(): Promise<void> {
     console.log(`  xterm.js alone, same page:      ${ceilingRate.toFixed(1)} MB/s (${formatMs(ceiling.ms)})`);
     console.log(`  ratio ${((pipelineRate / ceilingRate) * 100).toFixed(0)}% (goal ≥ 60%)`);
     const chunked = await page.evaluate((lines) => window.__keelTerminals!.parseCeiling(lines, 100, 256 * 1024), Math.ceil(PAYLOAD_BYTES / LINE_CHARS));
-    console.log(`  for attribution: xterm.js alone fed the same bytes as 256 KB Uint8Array writes: ${(chunked.chars / 1e6 / (chunked.ms / 1000)).toFixed(1)} MB/s`);
+    console.log(
+      `  for attribution: xterm.js alone fed the same bytes as 256 KB Uint8Array writes: ${(chunked.chars / 1e6 / (chunked.ms / 1000)).toFixed(1)} MB/s`,
+    );
 
     // Keystroke echo: a key pressed at the prompt to its echo rendered.
     const echo: number[] = [];
@@ -97,7 +99,9 @@ export async function benchTerminalThroughput(): Promise<void> {
       const at = await prompt;
       ctrlC.push(at - (await page.evaluate((tab) => window.__keelTerminals!.lastInputAt(tab), id)));
     }
-    console.log(`  Ctrl-C to prompt during a yes flood p50 ${formatMs(percentile(ctrlC, 50))}, p95 ${formatMs(percentile(ctrlC, 95))} over ${CTRL_C_TRIES} (goal p95 < 300 ms)`);
+    console.log(
+      `  Ctrl-C to prompt during a yes flood p50 ${formatMs(percentile(ctrlC, 50))}, p95 ${formatMs(percentile(ctrlC, 95))} over ${CTRL_C_TRIES} (goal p95 < 300 ms)`,
+    );
 
     // Memory: the JS heap after a 100 MB flood against before it (the scrollback is bounded).
     const cdp = await page.context().newCDPSession(page);

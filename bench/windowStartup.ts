@@ -79,17 +79,48 @@ export async function benchWindowStartup(): Promise<void> {
       console.log(`  ${label.padEnd(48)} ${median}${spread}${missing}`);
     };
     console.log('blank page from the same server (baseline):');
-    row('first paint', blank.map((load) => load.firstPaint));
-    row('first contentful paint', blank.map((load) => load.firstContentfulPaint));
-    row('DOMContentLoaded', blank.map((load) => load.domContentLoaded));
+    row(
+      'first paint',
+      blank.map((load) => load.firstPaint),
+    );
+    row(
+      'first contentful paint',
+      blank.map((load) => load.firstContentfulPaint),
+    );
+    row(
+      'DOMContentLoaded',
+      blank.map((load) => load.domContentLoaded),
+    );
     console.log('the workbench window (folder open, 3-step plan):');
-    row('first paint', window.map((load) => load.firstPaint));
-    row('first contentful paint', window.map((load) => load.firstContentfulPaint));
-    row('DOMContentLoaded', window.map((load) => load.domContentLoaded));
-    row('plan board shows the stored plan', window.map((load) => load.board));
-    row('chat composer ready', window.map((load) => load.composer));
-    row('interactive (board and composer both ready)', window.map((load) => (load.board === null || load.composer === null ? null : Math.max(load.board, load.composer))));
-    const fcp = (loads: Load[]) => percentile(loads.flatMap((load) => (load.firstContentfulPaint === null ? [] : [load.firstContentfulPaint])), 50);
+    row(
+      'first paint',
+      window.map((load) => load.firstPaint),
+    );
+    row(
+      'first contentful paint',
+      window.map((load) => load.firstContentfulPaint),
+    );
+    row(
+      'DOMContentLoaded',
+      window.map((load) => load.domContentLoaded),
+    );
+    row(
+      'plan board shows the stored plan',
+      window.map((load) => load.board),
+    );
+    row(
+      'chat composer ready',
+      window.map((load) => load.composer),
+    );
+    row(
+      'interactive (board and composer both ready)',
+      window.map((load) => (load.board === null || load.composer === null ? null : Math.max(load.board, load.composer))),
+    );
+    const fcp = (loads: Load[]) =>
+      percentile(
+        loads.flatMap((load) => (load.firstContentfulPaint === null ? [] : [load.firstContentfulPaint])),
+        50,
+      );
     console.log(`first contentful paint, window − baseline: ${(fcp(window) - fcp(blank)).toFixed(1)} ms`);
   } finally {
     await browser.close();

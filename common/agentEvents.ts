@@ -33,7 +33,14 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
   /** `skipped`: characters of output before `chunk` that were not sent live (a flood); the result has head and tail. */
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string(), skipped: z.number().int().nonnegative().optional() }),
-  z.object({ type: z.literal('tool_result'), id: z.string(), name: z.string(), content: z.string(), isError: z.boolean(), images: z.array(EventImageSchema).optional() }),
+  z.object({
+    type: z.literal('tool_result'),
+    id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    images: z.array(EventImageSchema).optional(),
+  }),
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
   /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
   z.object({

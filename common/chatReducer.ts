@@ -33,7 +33,10 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     case 'tool_output':
       return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
     case 'tool_result':
-      return updateTool(items, event.id, (tool) => ({ ...tool, result: { content: event.content, isError: event.isError, ...(event.images?.length ? { images: event.images } : {}) } }));
+      return updateTool(items, event.id, (tool) => ({
+        ...tool,
+        result: { content: event.content, isError: event.isError, ...(event.images?.length ? { images: event.images } : {}) },
+      }));
     case 'message_queued':
       return [...items, { kind: 'user', id: event.id, text: event.text, ...extrasOf(event), queued: true }];
     case 'message_taken':
@@ -42,10 +45,17 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       const dropped = event.type === 'message_dropped';
       // Taken: the model's answer before it is complete, the next one starts below the message.
       const settled = aboveQueued(items, endStreaming);
-      return settled.map((item) => (item.kind === 'user' && ids.has(item.id) ? { kind: 'user', id: item.id, text: item.text, ...extrasOf(item), ...(dropped ? { notSent: true } : {}) } : item));
+      return settled.map((item) =>
+        item.kind === 'user' && ids.has(item.id)
+          ? { kind: 'user', id: item.id, text: item.text, ...extrasOf(item), ...(dropped ? { notSent: true } : {}) }
+          : item,
+      );
     }
     case 'notice':
-      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) }]);
+      return aboveQueued(items, (body) => [
+        ...endStreaming(body),
+        { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) },
+      ]);
     case 'compaction': {
       const { type: _type, ...info } = event;
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'compaction', ...info }]);

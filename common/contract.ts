@@ -125,7 +125,9 @@ export const ChangeActionResultSchema = z.object({
   done: z.array(z.string()),
   /** Files changed by someone else since: left alone unless forced. */
   /** `reason` in English; `code` and `params` for the window to say it in the person's language. */
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), code: ChangeConflictCodeSchema.optional(), params: z.record(z.string(), z.string()).optional() })),
+  conflicts: z.array(
+    z.object({ path: z.string(), reason: z.string(), code: ChangeConflictCodeSchema.optional(), params: z.record(z.string(), z.string()).optional() }),
+  ),
 });
 
 /** Enough for a window that opens mid-task to show where the agent is. */
@@ -167,7 +169,11 @@ export const requests = {
   'task.send': {
     input: z
       .object({
-        text: z.string().trim().min(1).max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`),
+        text: z
+          .string()
+          .trim()
+          .min(1)
+          .max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`),
         /** Pictures pasted or dropped into the composer; main checks their bytes again. */
         images: z.array(ImageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
         /** Workspace paths @-mentioned in the text: their contents go to the model with it. */
@@ -228,7 +234,9 @@ export const requests = {
    * `.keel/pastes/paste-<time>.txt`; the answer is its workspace-relative path.
    */
   'paste.save': {
-    input: z.object({ text: z.string().min(1).max(LIMITS.pasteFileChars, `Too long: a pasted text may have at most ${LIMITS.pasteFileChars} characters.`) }).strict(),
+    input: z
+      .object({ text: z.string().min(1).max(LIMITS.pasteFileChars, `Too long: a pasted text may have at most ${LIMITS.pasteFileChars} characters.`) })
+      .strict(),
     output: z.object({ path: z.string() }),
   },
 
@@ -236,7 +244,12 @@ export const requests = {
   'terminal.create': { input: z.object({ cols: TerminalSize, rows: TerminalSize }).strict(), output: TerminalInfoSchema },
   'terminal.list': { input: none, output: z.array(TerminalInfoSchema) },
   'terminal.input': {
-    input: z.object({ id: z.string(), data: z.string().max(LIMITS.terminalInputChars, `Too long: send terminal input in pieces of at most ${LIMITS.terminalInputChars} characters.`) }).strict(),
+    input: z
+      .object({
+        id: z.string(),
+        data: z.string().max(LIMITS.terminalInputChars, `Too long: send terminal input in pieces of at most ${LIMITS.terminalInputChars} characters.`),
+      })
+      .strict(),
     output: z.object({}),
   },
   'terminal.resize': { input: z.object({ id: z.string(), cols: TerminalSize, rows: TerminalSize }).strict(), output: z.object({}) },
@@ -259,8 +272,14 @@ export const requests = {
    * Puts files back as they were before the task (one file with `path`). A file the person changed
    * since the agent touched it is not overwritten unless `force`: the answer lists the conflicts.
    */
-  'changes.undo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
-  'changes.redo': { input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(), output: ChangeActionResultSchema },
+  'changes.undo': {
+    input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(),
+    output: ChangeActionResultSchema,
+  },
+  'changes.redo': {
+    input: z.object({ taskId: z.string(), path: z.string().optional(), force: z.boolean().optional() }).strict(),
+    output: ChangeActionResultSchema,
+  },
 
   /** MCP servers: the person's (settings.json) and the open folder's (.mcp.json), with state and tools. */
   'mcp.list': { input: none, output: McpListSchema },
@@ -308,10 +327,8 @@ export type ChangeActionResult = z.output<typeof ChangeActionResultSchema>;
 export const requestChannels = Object.keys(requests) as RequestChannel[];
 export const eventChannels = Object.keys(events) as EventChannel[];
 
-export const isRequestChannel = (name: unknown): name is RequestChannel =>
-  typeof name === 'string' && Object.hasOwn(requests, name);
-export const isEventChannel = (name: unknown): name is EventChannel =>
-  typeof name === 'string' && Object.hasOwn(events, name);
+export const isRequestChannel = (name: unknown): name is RequestChannel => typeof name === 'string' && Object.hasOwn(requests, name);
+export const isEventChannel = (name: unknown): name is EventChannel => typeof name === 'string' && Object.hasOwn(events, name);
 
 /** What the renderer sees: one typed object, whatever transport carries it. */
 export interface KeelApi {
@@ -339,8 +356,6 @@ export const WireRequestSchema = z.object({
   channel: z.string(),
   payload: z.unknown(),
 });
-export type WireMessage =
-  | { type: 'response'; id: number | null; result: Result<unknown> }
-  | { type: 'event'; channel: EventChannel; payload: unknown };
+export type WireMessage = { type: 'response'; id: number | null; result: Result<unknown> } | { type: 'event'; channel: EventChannel; payload: unknown };
 
 export const ELECTRON_CHANNEL_PREFIX = 'keel:';

@@ -20,7 +20,10 @@ export const McpStdioServerSchema = z.object({
 export const McpHttpServerSchema = z.object({
   /** "http" and "streamable-http" are Streamable HTTP; "sse" is the older HTTP+SSE transport. */
   type: z.enum(['http', 'streamable-http', 'sse']),
-  url: z.string().url().refine((url) => /^https?:\/\//i.test(url), 'the URL must start with http:// or https://'),
+  url: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'the URL must start with http:// or https://'),
   headers: StringMap.optional(),
 });
 

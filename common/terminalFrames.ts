@@ -15,9 +15,7 @@ export const TERMINAL_FRAME_ACK = 2;
 const MAX_ID_BYTES = 255;
 const UINT32_MAX = 0xffff_ffff;
 
-export type TerminalFrame =
-  | { kind: 'output'; id: string; seq: number; data: Uint8Array }
-  | { kind: 'ack'; id: string; bytes: number };
+export type TerminalFrame = { kind: 'output'; id: string; seq: number; data: Uint8Array } | { kind: 'ack'; id: string; bytes: number };
 
 export function encodeOutputFrame(id: string, seq: number, data: Uint8Array): Uint8Array {
   const frame = header(TERMINAL_FRAME_OUTPUT, id, data.length);
@@ -52,7 +50,8 @@ export function decodeTerminalFrame(bytes: Uint8Array): TerminalFrame | null {
 }
 
 function header(kind: number, id: string, payload: number): Uint8Array {
-  if (id.length === 0 || id.length > MAX_ID_BYTES || !/^[\x21-\x7e]+$/.test(id)) throw new Error(`Terminal id "${id}" cannot be framed: ids are 1–255 printable ASCII characters.`);
+  if (id.length === 0 || id.length > MAX_ID_BYTES || !/^[\x21-\x7e]+$/.test(id))
+    throw new Error(`Terminal id "${id}" cannot be framed: ids are 1–255 printable ASCII characters.`);
   const frame = new Uint8Array(2 + id.length + 4 + payload);
   frame[0] = kind;
   frame[1] = id.length;

@@ -37,7 +37,13 @@ function stripComments(text) {
 /** The file a relative specifier names: as written, with an extension, `.js` spelled for `.ts`, or a folder's index. */
 export function resolveImport(from, specifier) {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base, ...EXTENSIONS.map((ext) => base + ext), base.replace(/\.(m?)js$/, '.$1ts'), base.replace(/\.jsx?$/, '.tsx'), ...EXTENSIONS.map((ext) => join(base, `index${ext}`))];
+  const candidates = [
+    base,
+    ...EXTENSIONS.map((ext) => base + ext),
+    base.replace(/\.(m?)js$/, '.$1ts'),
+    base.replace(/\.jsx?$/, '.tsx'),
+    ...EXTENSIONS.map((ext) => join(base, `index${ext}`)),
+  ];
   return candidates.find((path) => existsSync(path) && statSync(path).isFile()) ?? null;
 }
 
@@ -92,7 +98,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const cycles = found.filter((cycle) => !tolerated(cycle));
   for (const cycle of cycles) console.error(`Import cycle: ${named(cycle).join(' → ')}`);
   if (cycles.length > 0) {
-    console.error(`${cycles.length} import cycle${cycles.length === 1 ? '' : 's'} (type-only imports count too). Move what both sides need into a module of its own.`);
+    console.error(
+      `${cycles.length} import cycle${cycles.length === 1 ? '' : 's'} (type-only imports count too). Move what both sides need into a module of its own.`,
+    );
     process.exit(1);
   }
   console.log(`No import cycles among ${files.length} files.`);

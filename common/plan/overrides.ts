@@ -27,7 +27,12 @@ export function findOverrides(before: readonly PlanItem[], edited: readonly Plan
       else overrides.push({ kind: 'dropped', item, index });
       return;
     }
-    if (normalise(old.content) !== normalise(item.content) && now && normalise(now.content) !== normalise(item.content) && !deletedTexts.has(normalise(now.content))) {
+    if (
+      normalise(old.content) !== normalise(item.content) &&
+      now &&
+      normalise(now.content) !== normalise(item.content) &&
+      !deletedTexts.has(normalise(now.content))
+    ) {
       overrides.push({ kind: 'reworded_back', id: item.id, yours: item.content, theirs: now.content });
     }
   });

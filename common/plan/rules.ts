@@ -7,12 +7,7 @@ import type { PlanItem } from './types';
  * without an update, then again after every further `threshold` stale rounds; never while the
  * agent waits for the person.
  */
-export function reminderDue(state: {
-  items: readonly PlanItem[];
-  roundsSinceUpdate: number;
-  threshold: number;
-  waitingForUser: boolean;
-}): boolean {
+export function reminderDue(state: { items: readonly PlanItem[]; roundsSinceUpdate: number; threshold: number; waitingForUser: boolean }): boolean {
   if (state.waitingForUser || state.threshold < 1) return false;
   if (unfinishedItems(state.items).length === 0) return false;
   return state.roundsSinceUpdate > 0 && state.roundsSinceUpdate % state.threshold === 0;
@@ -27,22 +22,14 @@ export function reminderText(items: readonly PlanItem[], roundsSinceUpdate: numb
   );
 }
 
-export type GateDecision =
-  | { kind: 'done' }
-  | { kind: 'continue'; message: string }
-  | { kind: 'stop'; unfinished: PlanItem[] };
+export type GateDecision = { kind: 'done' } | { kind: 'continue'; message: string } | { kind: 'stop'; unfinished: PlanItem[] };
 
 /**
  * docs/plan-rules.md, "Completion gate": the model ended its turn without a tool call.
  * `planTouchedThisTask` is whether the agent or the person made or changed the plan during the
  * current task; `continuesInARow` counts the gate's own nudges since the model last did anything else.
  */
-export function completionGate(state: {
-  items: readonly PlanItem[];
-  planTouchedThisTask: boolean;
-  continuesInARow: number;
-  bound: number;
-}): GateDecision {
+export function completionGate(state: { items: readonly PlanItem[]; planTouchedThisTask: boolean; continuesInARow: number; bound: number }): GateDecision {
   const unfinished = unfinishedItems(state.items);
   if (!state.planTouchedThisTask || unfinished.length === 0) return { kind: 'done' };
   if (state.continuesInARow >= state.bound) return { kind: 'stop', unfinished };

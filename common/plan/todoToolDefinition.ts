@@ -13,7 +13,9 @@ export const todoInputSchema = z.object({
     .array(
       z.object({
         id: z.string().optional().describe('The id of an existing item, to keep it when rewording or moving it. Leave out for a new item.'),
-        content: z.string().describe(`The step, concrete and checkable, e.g. "Run python hello.py and check the output". At most ${MAX_PLAN_ITEM_LENGTH} characters.`),
+        content: z
+          .string()
+          .describe(`The step, concrete and checkable, e.g. "Run python hello.py and check the output". At most ${MAX_PLAN_ITEM_LENGTH} characters.`),
         status: z.enum(PLAN_STATUSES).describe('pending, in_progress (at most one item) or completed.'),
         activeForm: z.string().optional().describe('Present-progressive phrase shown while the item is in progress, e.g. "Running the tests".'),
       }),

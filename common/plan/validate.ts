@@ -104,7 +104,13 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
       problems.push({
         index,
         code: 'several_in_progress',
-        params: { item: index + 1, content: checked[index]?.content ?? '', other: checked[inProgress[0]!]?.content ?? '', otherIndex: inProgress[0]!, count: inProgress.length },
+        params: {
+          item: index + 1,
+          content: checked[index]?.content ?? '',
+          other: checked[inProgress[0]!]?.content ?? '',
+          otherIndex: inProgress[0]!,
+          count: inProgress.length,
+        },
         message: `Only one item can be in_progress, but ${inProgress.length} are: ${names}. Mark the others pending or completed first.`,
       });
     }
@@ -117,7 +123,12 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
 function checkItem(raw: unknown, index: number, problems: PlanProblem[]): CheckedItem | null {
   const where = `Item ${index + 1}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push({ index, code: 'not_an_object', params: { item: index + 1, got: describeType(raw) }, message: `${where} must be an object like { "content": "...", "status": "pending" }, but got ${describeType(raw)}.` });
+    problems.push({
+      index,
+      code: 'not_an_object',
+      params: { item: index + 1, got: describeType(raw) },
+      message: `${where} must be an object like { "content": "...", "status": "pending" }, but got ${describeType(raw)}.`,
+    });
     return null;
   }
   const fields = raw as Record<string, unknown>;
@@ -125,14 +136,29 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
 
   const content = typeof fields.content === 'string' ? fields.content.trim() : '';
   if (typeof fields.content !== 'string' && fields.content !== undefined && fields.content !== null) {
-    problems.push({ index, code: 'content_not_text', params: { item: index + 1, got: describeType(fields.content) }, message: `${where}: content must be text, but got ${describeType(fields.content)}.` });
+    problems.push({
+      index,
+      code: 'content_not_text',
+      params: { item: index + 1, got: describeType(fields.content) },
+      message: `${where}: content must be text, but got ${describeType(fields.content)}.`,
+    });
     ok = false;
   } else if (content === '') {
     const what = typeof fields.content === 'string' ? 'empty' : 'missing';
-    problems.push({ index, code: what === 'empty' ? 'content_empty' : 'content_missing', params: { item: index + 1 }, message: `${where}: content is ${what}. Give every item a short, checkable description of the step.` });
+    problems.push({
+      index,
+      code: what === 'empty' ? 'content_empty' : 'content_missing',
+      params: { item: index + 1 },
+      message: `${where}: content is ${what}. Give every item a short, checkable description of the step.`,
+    });
     ok = false;
   } else if (tooLong(content)) {
-    problems.push({ index, code: 'content_too_long', params: { item: index + 1, length: characters(content), limit: MAX_PLAN_ITEM_LENGTH }, message: `${where} is ${characters(content)} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Shorten it to one checkable step and put the details in a file or a message.` });
+    problems.push({
+      index,
+      code: 'content_too_long',
+      params: { item: index + 1, length: characters(content), limit: MAX_PLAN_ITEM_LENGTH },
+      message: `${where} is ${characters(content)} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Shorten it to one checkable step and put the details in a file or a message.`,
+    });
     ok = false;
   }
 
@@ -144,7 +170,12 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     } else {
       const shown = typeof fields.status === 'string' ? `"${fields.status}"` : describeType(fields.status);
       const named = content === '' ? where : `${where} ("${content}")`;
-      problems.push({ index, code: 'status_invalid', params: { item: index + 1, content, status: shown }, message: `${named}: status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.` });
+      problems.push({
+        index,
+        code: 'status_invalid',
+        params: { item: index + 1, content, status: shown },
+        message: `${named}: status ${shown} is not one of ${PLAN_STATUSES.join(', ')}.`,
+      });
       ok = false;
     }
   }
@@ -152,10 +183,20 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
   let activeForm: string | undefined;
   if (fields.activeForm !== undefined && fields.activeForm !== null) {
     if (typeof fields.activeForm !== 'string') {
-      problems.push({ index, code: 'active_form_not_text', params: { item: index + 1, got: describeType(fields.activeForm) }, message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.` });
+      problems.push({
+        index,
+        code: 'active_form_not_text',
+        params: { item: index + 1, got: describeType(fields.activeForm) },
+        message: `${where}: activeForm must be text, such as "Running the tests", but got ${describeType(fields.activeForm)}.`,
+      });
       ok = false;
     } else if (tooLong(fields.activeForm.trim())) {
-      problems.push({ index, code: 'active_form_too_long', params: { item: index + 1, length: characters(fields.activeForm.trim()), limit: MAX_PLAN_ITEM_LENGTH }, message: `${where}: activeForm is ${characters(fields.activeForm.trim())} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Use a short phrase, such as "Running the tests".` });
+      problems.push({
+        index,
+        code: 'active_form_too_long',
+        params: { item: index + 1, length: characters(fields.activeForm.trim()), limit: MAX_PLAN_ITEM_LENGTH },
+        message: `${where}: activeForm is ${characters(fields.activeForm.trim())} characters long; at most ${MAX_PLAN_ITEM_LENGTH} are allowed. Use a short phrase, such as "Running the tests".`,
+      });
       ok = false;
     } else if (fields.activeForm.trim() !== '') {
       activeForm = fields.activeForm.trim();
@@ -167,7 +208,12 @@ function checkItem(raw: unknown, index: number, problems: PlanProblem[]): Checke
     if (typeof fields.id === 'number' && Number.isInteger(fields.id)) id = String(fields.id);
     else if (typeof fields.id === 'string' && fields.id.trim() !== '') id = fields.id.trim();
     else {
-      problems.push({ index, code: 'id_invalid', params: { item: index + 1, got: describeType(fields.id) }, message: `${where}: id must be a non-empty string, but got ${describeType(fields.id)}. Leave id out for a new item.` });
+      problems.push({
+        index,
+        code: 'id_invalid',
+        params: { item: index + 1, got: describeType(fields.id) },
+        message: `${where}: id must be a non-empty string, but got ${describeType(fields.id)}. Leave id out for a new item.`,
+      });
       ok = false;
     }
   }

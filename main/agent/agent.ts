@@ -269,7 +269,7 @@ export class Agent {
         const tools = toolDefinitions(roundTools);
         this.context.setPrefix(system, tools);
         let response: Message;
-        for (let refusals = 0; ; ) {
+        for (let refusals = 0; ;) {
           try {
             await this.context.beforeRequest(room);
             const sent = session.messages.length;
@@ -337,7 +337,11 @@ export class Agent {
 
         if (response.stop_reason === 'max_tokens') {
           if (++maxTokenContinues > MAX_TOKENS_CONTINUES) {
-            return { taskId, outcome: 'error', message: `The answer hit the max_tokens limit (${settings.maxTokens}) ${MAX_TOKENS_CONTINUES + 1} times in a row. Raise max tokens in the settings.` };
+            return {
+              taskId,
+              outcome: 'error',
+              message: `The answer hit the max_tokens limit (${settings.maxTokens}) ${MAX_TOKENS_CONTINUES + 1} times in a row. Raise max tokens in the settings.`,
+            };
           }
           const message = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
           pending = [{ type: 'text', text: message }];
@@ -375,7 +379,10 @@ export class Agent {
       let planVersion: number | undefined;
       if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
       else if (call === cut) {
-        result = { content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`, isError: true };
+        result = {
+          content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`,
+          isError: true,
+        };
       } else {
         const refusal = await this.askApproval(call, signal, tools);
         if (refusal) {
@@ -422,7 +429,11 @@ export class Agent {
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
     const mcp = tools.find((t) => t.name === call.name)?.mcp;
-    if (mcp) Object.assign(request, { mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) }, serverRule: mcp.serverRule });
+    if (mcp)
+      Object.assign(request, {
+        mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) },
+        serverRule: mcp.serverRule,
+      });
     else if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
     const alwaysAsks = alwaysAsksBecause(judged);
     if (alwaysAsks) request.alwaysAsks = alwaysAsks;

@@ -1,7 +1,8 @@
 import type { ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage } from './messageTypes';
 
-export const INTERRUPTED_RESULT = 'The tool call was interrupted before it returned a result (the task was stopped or Keel exited). It may have run partly; check before relying on it.';
+export const INTERRUPTED_RESULT =
+  'The tool call was interrupted before it returned a result (the task was stopped or Keel exited). It may have run partly; check before relying on it.';
 
 /**
  * Makes a history valid for the Messages API before every request, whatever happened before

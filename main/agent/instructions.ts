@@ -61,7 +61,10 @@ function readStart(path: string, size: number, chars: number): { text: string; c
   const fd = openSync(path, 'r');
   try {
     const read = readSync(fd, buffer, 0, bytes, 0);
-    const text = buffer.subarray(0, read).toString('utf8').replace(/\uFFFD$/, '');
+    const text = buffer
+      .subarray(0, read)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     return { text, complete: read >= size };
   } finally {
     closeSync(fd);

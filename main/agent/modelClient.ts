@@ -63,7 +63,12 @@ export async function streamRound(
       if (signal.aborted) throw error;
       const retryable = stalled || isCutStream(error);
       if (!retryable || attempt >= STREAM_RETRIES) {
-        throw stalled ? new ModelError('connection', `The model's answer stalled (no data for ${Math.round(idleMs / 1000)} s) ${STREAM_RETRIES + 1} times. Check the network and the endpoint.`) : describeModelError(error, settings);
+        throw stalled
+          ? new ModelError(
+              'connection',
+              `The model's answer stalled (no data for ${Math.round(idleMs / 1000)} s) ${STREAM_RETRIES + 1} times. Check the network and the endpoint.`,
+            )
+          : describeModelError(error, settings);
       }
       callbacks.onRetry(attempt + 1, stalled ? `no data for ${Math.round(idleMs / 1000)} s` : redact(errorText(error), settings.apiKey));
       await sleep(250 * 2 ** attempt, signal);

@@ -44,7 +44,10 @@ export function toolResultBlock(id: string, result: ToolResult): ToolResultBlock
   const content: ToolResultBlockParam['content'] = result.blocks?.length
     ? result.blocks
     : result.images?.length
-    ? [{ type: 'text', text }, ...result.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } }))]
-    : text;
+      ? [
+          { type: 'text', text },
+          ...result.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } })),
+        ]
+      : text;
   return result.isError ? { type: 'tool_result', tool_use_id: id, content, is_error: true } : { type: 'tool_result', tool_use_id: id, content };
 }

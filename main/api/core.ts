@@ -33,7 +33,6 @@ import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
 type EventListener = (event: CoreEvent) => void;
 
-
 export type { CoreOptions } from './coreOptions';
 
 const MCP_WINDOW_WAIT_MS = 10_000;

@@ -168,7 +168,10 @@ export class ChangeTracker implements ChangeRecorder {
   private async act(direction: Direction, input: ChangeActionInput): Promise<Result<ChangeActionResult>> {
     const task = this.history.tasks.get(input.taskId);
     if (!task) {
-      return fail(ErrorCodes.badRequest, `No file changes are recorded for task ${input.taskId} in this session. Refresh the Changes view: it may show another session.`);
+      return fail(
+        ErrorCodes.badRequest,
+        `No file changes are recorded for task ${input.taskId} in this session. Refresh the Changes view: it may show another session.`,
+      );
     }
     if (this.task?.taskId === input.taskId) {
       return fail(ErrorCodes.taskRunning, `That task is still running. Stop it, or wait for it to finish, before you ${direction} its changes.`);

@@ -4,9 +4,7 @@ import { samePath } from '../platform/paths';
 import { resolveInWorkspace } from '../tools/files/fileAccess';
 import { hashFile } from './blobStore';
 
-export type Located =
-  | { ok: true; absolute: string }
-  | { ok: false; reason: string; code: 'outside' | 'through_symlink'; params: Record<string, string> };
+export type Located = { ok: true; absolute: string } | { ok: false; reason: string; code: 'outside' | 'through_symlink'; params: Record<string, string> };
 
 /**
  * Where a recorded file is now, for undo or redo to write to. It must still be the same place

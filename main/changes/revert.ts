@@ -38,7 +38,13 @@ export async function revertFile(input: RevertInput): Promise<Outcome> {
   const expected = direction === 'undo' ? file.after : file.before;
   const target = direction === 'undo' ? file.before : file.after;
   if (target === null) {
-    return { kind: 'conflict', reason: `Keel stopped before it recorded the agent's version of "${file.path}", so it cannot be re-applied.`, forceable: false, code: 'not_recorded', params: {} };
+    return {
+      kind: 'conflict',
+      reason: `Keel stopped before it recorded the agent's version of "${file.path}", so it cannot be re-applied.`,
+      forceable: false,
+      code: 'not_recorded',
+      params: {},
+    };
   }
   if (target.hash !== null && !(await input.blobs.has(target.hash))) {
     return {
@@ -54,7 +60,13 @@ export async function revertFile(input: RevertInput): Promise<Outcome> {
   if (!located.ok) return { kind: 'conflict', reason: located.reason, forceable: false, code: located.code, params: located.params };
   const disk = await onDisk(located.absolute);
   if (disk.kind === 'other') {
-    return { kind: 'conflict', reason: `"${file.path}" is now ${disk.what}, not a file. It was left alone.`, forceable: false, code: 'not_a_file', params: { type: disk.type } };
+    return {
+      kind: 'conflict',
+      reason: `"${file.path}" is now ${disk.what}, not a file. It was left alone.`,
+      forceable: false,
+      code: 'not_a_file',
+      params: { type: disk.type },
+    };
   }
 
   let forced = false;
@@ -62,7 +74,14 @@ export async function revertFile(input: RevertInput): Promise<Outcome> {
   const mismatch = later ? null : differs(disk, expected);
   if (later || mismatch) {
     if (!force) {
-      if (later) return { kind: 'conflict', reason: laterTaskReason(file.path, later, direction), forceable: true, code: 'later_task', params: { task: shorten(later.title) } };
+      if (later)
+        return {
+          kind: 'conflict',
+          reason: laterTaskReason(file.path, later, direction),
+          forceable: true,
+          code: 'later_task',
+          params: { task: shorten(later.title) },
+        };
       const how = mismatch === 'unknown' || mismatch === 'deleted' || mismatch === 'created' ? mismatch : 'changed';
       return { kind: 'conflict', reason: changedReason(file.path, direction, how), forceable: true, code: `${how}_since`, params: {} };
     }
@@ -105,7 +124,7 @@ function changedReason(filePath: string, direction: Direction, how: string): str
     case 'unknown':
       return `Keel stopped before it recorded the agent's version of "${filePath}", so it cannot tell whether the file was changed since. ${ask}.`;
     case 'deleted':
-      return `"${filePath}" was deleted ${since}. ${direction === 'undo' ? 'Undo anyway to bring back the version from before the task' : 'Redo anyway to write the agent\'s version again'}.`;
+      return `"${filePath}" was deleted ${since}. ${direction === 'undo' ? 'Undo anyway to bring back the version from before the task' : "Redo anyway to write the agent's version again"}.`;
     case 'created':
       return `"${filePath}" was created again ${since}. ${ask}.`;
     default:

@@ -45,7 +45,15 @@ const exitFor: Record<TaskOutcome, number> = {
 /** `keel run`: one task, headless, on the same core as the window. */
 export async function runTask(args: RunArgs): Promise<number> {
   // Headless: nobody is there to answer an approval card, so the agent runs in full-auto mode.
-  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, headless: true, trustProjectMcp: args.trustProjectMcp, log: (m) => console.error(stripControls(m)) });
+  const core = new KeelCore({
+    dataDir: defaultDataDir(),
+    host: 'web',
+    version: __KEEL_VERSION__,
+    tools: workspaceTools,
+    headless: true,
+    trustProjectMcp: args.trustProjectMcp,
+    log: (m) => console.error(stripControls(m)),
+  });
   let settings;
   try {
     await core.init();
@@ -55,7 +63,9 @@ export async function runTask(args: RunArgs): Promise<number> {
     return EXIT.error;
   }
   if (!settings.apiKey) {
-    console.error('keel: No API key is set. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Anthropic-compatible endpoint), or add "apiKey" to the settings file.');
+    console.error(
+      'keel: No API key is set. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Anthropic-compatible endpoint), or add "apiKey" to the settings file.',
+    );
     return EXIT.error;
   }
   const opened = core.openWorkspace(args.workspace, args.resume !== undefined ? { sessionId: args.resume } : { fresh: true });

@@ -60,7 +60,9 @@ export class RunPrinter {
           this.line(`[keel: the agent's plan undid part of your plan edit:\n${event.message}]`);
           return;
         }
-        this.line(`[keel: ${event.kind === 'gate' ? 'the plan is unfinished; asking the agent to continue' : event.kind === 'reminder' ? 'reminded the agent to update its plan' : event.kind === 'plan_update' ? 'told the agent of your plan edit' : 'the answer was cut by max_tokens; asking it to continue'}]`);
+        this.line(
+          `[keel: ${event.kind === 'gate' ? 'the plan is unfinished; asking the agent to continue' : event.kind === 'reminder' ? 'reminded the agent to update its plan' : event.kind === 'plan_update' ? 'told the agent of your plan edit' : 'the answer was cut by max_tokens; asking it to continue'}]`,
+        );
         return;
       case 'compaction':
         this.line(`[keel: made room: ${describeCompaction(event)}]`);

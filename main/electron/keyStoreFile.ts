@@ -22,7 +22,8 @@ export interface SecretStoreFacts {
 }
 
 export const NO_KEYRING_WARNING = 'This system has no secret store (no keyring is running), so a saved key would only be obfuscated, not encrypted.';
-export const NO_ENCRYPTION_WARNING = 'This system offers Keel no encryption at all, so a saved key would be kept as plain text in a file only your user can read.';
+export const NO_ENCRYPTION_WARNING =
+  'This system offers Keel no encryption at all, so a saved key would be kept as plain text in a file only your user can read.';
 
 export function chooseKeyStorage(facts: SecretStoreFacts): KeyStorageChoice {
   if (!facts.encryptionAvailable) return { storage: 'unprotected', encoding: 'plain', warning: NO_ENCRYPTION_WARNING };

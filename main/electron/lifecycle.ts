@@ -92,7 +92,9 @@ export function createQuitSequence(pieces: QuitPieces): (event: { preventDefault
       .then((outcome) => {
         if (outcome === 'late') pieces.log('Keel is quitting although some terminal processes had not ended yet.');
       })
-      .catch((error: unknown) => pieces.log(`Keel could not stop every terminal process while quitting: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        pieces.log(`Keel could not stop every terminal process while quitting: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => {
         clearTimeout(timer);
         state = 'done';

@@ -14,7 +14,10 @@ export interface AckSource<Sender> {
 }
 
 /** Sends each batch of terminal output to the window as (id, seq, bytes). Returns the function that stops. */
-export function forwardTerminalOutput(source: { onTerminalOutput(listener: TerminalOutputListener): () => void }, target: () => OutputTarget | null): () => void {
+export function forwardTerminalOutput(
+  source: { onTerminalOutput(listener: TerminalOutputListener): () => void },
+  target: () => OutputTarget | null,
+): () => void {
   return source.onTerminalOutput((id, seq, data) => {
     const contents = target();
     if (contents && !contents.isDestroyed()) contents.send(TERMINAL_OUTPUT_IPC, id, seq, data);

@@ -47,7 +47,8 @@ export function imageSize(bytes: Uint8Array, type: ImageMediaType): ImageSize | 
 function webpSize(bytes: Uint8Array, view: DataView): ImageSize | null {
   if (bytes.length < 30) return null;
   const chunk = String.fromCharCode(bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!);
-  if (chunk === 'VP8X') return { width: 1 + (bytes[24]! | (bytes[25]! << 8) | (bytes[26]! << 16)), height: 1 + (bytes[27]! | (bytes[28]! << 8) | (bytes[29]! << 16)) };
+  if (chunk === 'VP8X')
+    return { width: 1 + (bytes[24]! | (bytes[25]! << 8) | (bytes[26]! << 16)), height: 1 + (bytes[27]! | (bytes[28]! << 8) | (bytes[29]! << 16)) };
   if (chunk === 'VP8L') {
     const bits = view.getUint32(21, true);
     return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
@@ -91,17 +92,27 @@ export interface CheckedImage {
  */
 export function checkImage(bytes: Uint8Array, claimed?: string, name = 'The image'): { ok: true; image: CheckedImage } | { ok: false; message: string } {
   const mediaType = sniffImage(bytes);
-  if (!mediaType) return { ok: false, message: `${name} is not a PNG, JPEG, GIF or WebP picture (its first bytes say otherwise). Only those formats can be sent to the model.` };
+  if (!mediaType)
+    return {
+      ok: false,
+      message: `${name} is not a PNG, JPEG, GIF or WebP picture (its first bytes say otherwise). Only those formats can be sent to the model.`,
+    };
   if (claimed !== undefined && claimed !== mediaType) {
     return { ok: false, message: `${name} says it is ${claimed} but its bytes are ${mediaType}. Paste or attach the picture again.` };
   }
   if (bytes.length > MAX_IMAGE_BYTES) {
-    return { ok: false, message: `${name} is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the model takes pictures of at most 5 MB. Make it smaller (scale it down or save it as JPEG) and try again.` };
+    return {
+      ok: false,
+      message: `${name} is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the model takes pictures of at most 5 MB. Make it smaller (scale it down or save it as JPEG) and try again.`,
+    };
   }
   const size = imageSize(bytes, mediaType);
   if (!size) return { ok: false, message: `${name} looks like ${mediaType} but its header is cut off or damaged, so the model could not read it.` };
-  if ((size.width > MAX_IMAGE_EDGE || size.height > MAX_IMAGE_EDGE)) {
-    return { ok: false, message: `${name} is ${size.width}×${size.height} px; the model takes pictures of at most ${MAX_IMAGE_EDGE} px a side. Scale it down and try again.` };
+  if (size.width > MAX_IMAGE_EDGE || size.height > MAX_IMAGE_EDGE) {
+    return {
+      ok: false,
+      message: `${name} is ${size.width}×${size.height} px; the model takes pictures of at most ${MAX_IMAGE_EDGE} px a side. Scale it down and try again.`,
+    };
   }
   return { ok: true, image: { mediaType, size } };
 }

@@ -9,7 +9,7 @@ interface StoredImageBlock {
   source: { type: 'keel_blob'; ref: ImageRef; media_type: string };
 }
 
-export const MISSING_IMAGE_TEXT = '[A picture was here, but its saved copy is missing from Keel\'s data folder, so it cannot be shown again.]';
+export const MISSING_IMAGE_TEXT = "[A picture was here, but its saved copy is missing from Keel's data folder, so it cannot be shown again.]";
 
 /**
  * The message as a transcript line keeps it: every base64 picture (in the message or inside a

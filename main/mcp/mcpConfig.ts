@@ -36,7 +36,8 @@ export function parseServers(raw: unknown, file: string): ParsedServers {
 }
 
 function describeConfigIssue(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a server must be an object with "command" (stdio) or "type" and "url" (http).';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'a server must be an object with "command" (stdio) or "type" and "url" (http).';
   const type = (value as { type?: unknown }).type;
   if (type !== undefined && !['stdio', 'http', 'streamable-http', 'sse'].includes(type as string)) {
     return `unknown "type" ${JSON.stringify(type)}: use "stdio" (with "command"), "http" or "sse" (with "url").`;

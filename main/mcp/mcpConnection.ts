@@ -162,7 +162,9 @@ export class McpConnection {
       await untilAborted(this.start(), options.signal);
       // start() changed the state meanwhile.
       if ((this.state as McpServerState) !== 'running') {
-        throw new McpUnavailableError(`the server "${this.name}" is not running${before ? ` (${before})` : ''} and a restart failed: ${this.error ?? 'unknown reason'}`);
+        throw new McpUnavailableError(
+          `the server "${this.name}" is not running${before ? ` (${before})` : ''} and a restart failed: ${this.error ?? 'unknown reason'}`,
+        );
       }
     }
     const client = this.client!;

@@ -91,7 +91,9 @@ export class McpManager {
     if (this.projectTrusted()) {
       for (const [name, config] of this.project.servers) {
         if (user.servers.has(name)) {
-          this.nameErrors.push(`${this.project.file}: mcpServers.${name}: a server of your settings has the same name, so this one is not started. Rename one of them.`);
+          this.nameErrors.push(
+            `${this.project.file}: mcpServers.${name}: a server of your settings has the same name, so this one is not started. Rename one of them.`,
+          );
           continue;
         }
         wanted.set(key('project', name), { scope: 'project', name, config });
@@ -186,7 +188,15 @@ export class McpManager {
     // The folder's servers that wait for the person's trust are shown, not started.
     if (!this.projectTrusted()) {
       for (const [name, config] of this.project.servers) {
-        servers.push({ name, scope: 'project', transport: serverTransport(config), target: serverTarget(config), config: { ...config }, state: 'untrusted', tools: [] });
+        servers.push({
+          name,
+          scope: 'project',
+          transport: serverTransport(config),
+          target: serverTarget(config),
+          config: { ...config },
+          state: 'untrusted',
+          tools: [],
+        });
       }
     }
     return {
@@ -222,7 +232,11 @@ export class McpManager {
 
 function info(connection: McpConnection): McpServerInfo {
   const { name, scope, config } = connection.options;
-  const tools = agentToolsOf(connection).map((tool) => ({ name: tool.mcp.tool, modelName: tool.name, description: connection.tools.find((t) => t.name === tool.mcp.tool)?.description ?? '' }));
+  const tools = agentToolsOf(connection).map((tool) => ({
+    name: tool.mcp.tool,
+    modelName: tool.name,
+    description: connection.tools.find((t) => t.name === tool.mcp.tool)?.description ?? '',
+  }));
   const tail = connection.stderrTail;
   return {
     name,

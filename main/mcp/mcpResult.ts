@@ -35,7 +35,8 @@ export function toToolResult(result: CallToolResult, label: string): ToolResult 
   };
   const addImage = (data: string, mimeType: string, what: string) => {
     if (!IMAGE_TYPES.has(mimeType)) return addText(`[${what}: ${mimeType}, not shown: the model accepts PNG, JPEG, GIF and WebP images]`);
-    if (data.length > MCP_MAX_IMAGE_BASE64) return addText(`[${what}: ${mimeType}, ${formatBytes(data.length * 0.75)}, not shown: over the model's 5 MB image limit]`);
+    if (data.length > MCP_MAX_IMAGE_BASE64)
+      return addText(`[${what}: ${mimeType}, ${formatBytes(data.length * 0.75)}, not shown: over the model's 5 MB image limit]`);
     blocks.push({ type: 'image', source: { type: 'base64', media_type: mimeType as 'image/png', data } });
     shown.push(`[image: ${mimeType}, ${formatBytes(data.length * 0.75)}]`);
   };

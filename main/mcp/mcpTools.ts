@@ -39,7 +39,13 @@ export function agentToolsOf(connection: McpConnection, options: { callTimeoutMs
   });
 }
 
-async function callMcpTool(connection: McpConnection, tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
+async function callMcpTool(
+  connection: McpConnection,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  timeoutMs?: number,
+): Promise<ToolResult> {
   const label = `${connection.name}/${tool}`;
   try {
     return toToolResult(await connection.callTool(tool, args, { signal, ...(timeoutMs ? { timeoutMs } : {}) }), label);

@@ -13,11 +13,7 @@ export interface ToolOutcome {
  * version is unseen is refused, so a person's correction is never overwritten by a model that did
  * not see it; the refusal itself shows the change, so the next call may go through.
  */
-export function runTodoTool(
-  store: PlanStore,
-  input: unknown,
-  agentSeenVersion: number,
-): ToolOutcome & { seenVersion: number } {
+export function runTodoTool(store: PlanStore, input: unknown, agentSeenVersion: number): ToolOutcome & { seenVersion: number } {
   const unseenUserEdits = store.userEditsSince(agentSeenVersion);
   if (unseenUserEdits) {
     return {

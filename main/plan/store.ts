@@ -20,7 +20,10 @@ export class PlanStore {
   private readonly listeners = new Set<Listener>();
   private stale = 0;
 
-  constructor(history: readonly PlanVersion[] = [], private readonly now: () => Date = () => new Date()) {
+  constructor(
+    history: readonly PlanVersion[] = [],
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.versions.push(...history);
   }
 

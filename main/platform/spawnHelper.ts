@@ -66,7 +66,9 @@ export function ensureSpawnHelperExecutable(log?: (message: string) => void, pla
   if (dir === undefined) return;
   for (const result of makeHelpersExecutable(spawnHelperCandidates(dir, platform))) {
     if (result.outcome === 'failed') {
-      log?.(`warning: node-pty's ${result.path} is not executable and could not be fixed (${result.reason}); terminals and commands may fail with "posix_spawnp failed". Run: chmod +x "${result.path}"`);
+      log?.(
+        `warning: node-pty's ${result.path} is not executable and could not be fixed (${result.reason}); terminals and commands may fail with "posix_spawnp failed". Run: chmod +x "${result.path}"`,
+      );
     }
   }
 }

@@ -51,7 +51,9 @@ export async function completeFolderPath(partial: string, platform: CompletionPl
   }
   const candidates = entries.filter((entry) => entry.name.startsWith(prefix) && (prefix.startsWith('.') || !entry.name.startsWith('.')));
   // A link to a folder is a folder to the person (as in a shell's completion); a broken link is not.
-  const folders = await Promise.all(candidates.map(async (entry) => entry.isDirectory() || (entry.isSymbolicLink() && (await isFolder(p.join(folder, entry.name))))));
+  const folders = await Promise.all(
+    candidates.map(async (entry) => entry.isDirectory() || (entry.isSymbolicLink() && (await isFolder(p.join(folder, entry.name))))),
+  );
   return candidates
     .filter((_, i) => folders[i])
     .map((entry) => p.join(folder, entry.name) + p.sep)

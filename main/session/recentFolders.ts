@@ -20,14 +20,19 @@ export function readRecentFolders(dataDir: string): RecentFolder[] {
   try {
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (!Array.isArray(value)) return [];
-    return value.filter((f): f is RecentFolder => typeof f?.path === 'string' && typeof f?.openedAt === 'string').map((f) => ({ ...f, name: basename(f.path) }));
+    return value
+      .filter((f): f is RecentFolder => typeof f?.path === 'string' && typeof f?.openedAt === 'string')
+      .map((f) => ({ ...f, name: basename(f.path) }));
   } catch {
     return [];
   }
 }
 
 export function rememberFolder(dataDir: string, folder: string, now = new Date()): RecentFolder[] {
-  const list = [{ path: folder, name: basename(folder), openedAt: now.toISOString() }, ...readRecentFolders(dataDir).filter((f) => f.path !== folder)].slice(0, MAX_RECENT);
+  const list = [{ path: folder, name: basename(folder), openedAt: now.toISOString() }, ...readRecentFolders(dataDir).filter((f) => f.path !== folder)].slice(
+    0,
+    MAX_RECENT,
+  );
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const temp = `${recentPath(dataDir)}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });

@@ -130,7 +130,13 @@ function readLock(path: string): ReadResult {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.nonce === 'string') {
-      return { pid: value.pid, started: typeof value.started === 'string' ? value.started : null, host: value.host, nonce: value.nonce, at: String(value.at ?? '') };
+      return {
+        pid: value.pid,
+        started: typeof value.started === 'string' ? value.started : null,
+        host: value.host,
+        nonce: value.nonce,
+        at: String(value.at ?? ''),
+      };
     }
   } catch {
     // fall through: a file that is not ours to read is abandoned

@@ -43,7 +43,13 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
       items.push({ kind: 'compaction', ...record.info });
     } else if (record?.type === 'notice') {
       const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
-      items.push({ kind: 'notice', id: `notice-${counter++}`, notice: record.kind, text: record.message, ...(overrides.success ? { overrides: overrides.data } : {}) });
+      items.push({
+        kind: 'notice',
+        id: `notice-${counter++}`,
+        notice: record.kind,
+        text: record.message,
+        ...(overrides.success ? { overrides: overrides.data } : {}),
+      });
     } else if (record?.type === 'message') {
       const { role, content } = record.message;
       if (typeof content === 'string') continue;
@@ -56,7 +62,8 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
         } else if (role === 'user' && block.type === 'tool_result') {
           const at = tools.get(block.tool_use_id);
           const tool = at === undefined ? undefined : items[at];
-          if (tool?.kind === 'tool') items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true, ...resultImages(block.content) } };
+          if (tool?.kind === 'tool')
+            items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true, ...resultImages(block.content) } };
         }
       }
     }

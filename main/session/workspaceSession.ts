@@ -181,7 +181,9 @@ export class WorkspaceSession {
       if (claim.ok) return WorkspaceSession.load(workspace, join(dir, latest), dataDir).holding(claim.lock);
       // The latest session is another process's (a second window or keel web on this folder): a new one, not a shared one.
       const session = WorkspaceSession.create(workspace, dir, dataDir);
-      session.warnings.push(`The latest session of ${workspace} (${basename(latest, '.jsonl')}) is open in ${describeOwner(claim.owner)}, so a new session was started.`);
+      session.warnings.push(
+        `The latest session of ${workspace} (${basename(latest, '.jsonl')}) is open in ${describeOwner(claim.owner)}, so a new session was started.`,
+      );
       return session;
     }
     return WorkspaceSession.create(workspace, dir, dataDir);
@@ -198,7 +200,16 @@ export class WorkspaceSession {
     const claim = lockSession(path);
     const transcript = new TranscriptWriter(path);
     transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id, workspace, createdAt: new Date().toISOString() });
-    const session = new WorkspaceSession(workspace, id, path, new PlanStore(), transcript, [], { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null }, new ImageBlobStore(dataDir));
+    const session = new WorkspaceSession(
+      workspace,
+      id,
+      path,
+      new PlanStore(),
+      transcript,
+      [],
+      { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null },
+      new ImageBlobStore(dataDir),
+    );
     return claim.ok ? session.holding(claim.lock) : session;
   }
 

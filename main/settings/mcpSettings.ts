@@ -9,7 +9,10 @@ export function saveMcpServer(dataDir: string, name: string, config: unknown, pr
   const parsed = McpServerConfigSchema.safeParse(config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail(ErrorCodes.badRequest, `The server "${name}" is not valid: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'unknown problem'}. Give "command" (and "args", "env"), or "type": "http" with a "url".`);
+    return fail(
+      ErrorCodes.badRequest,
+      `The server "${name}" is not valid: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'unknown problem'}. Give "command" (and "args", "env"), or "type": "http" with a "url".`,
+    );
   }
   const file = readSettingsFile(dataDir);
   const servers = { ...(file.mcpServers ?? {}) };

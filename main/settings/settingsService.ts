@@ -67,7 +67,15 @@ export class SettingsService {
     const file = this.file();
     const model = this.modelSettings();
     const envKey = this.env.ANTHROPIC_API_KEY?.trim();
-    const source = envKey ? 'environment' : this.sessionKey ? 'this_session' : this.storedKey ? (this.keyStore.storage === 'plain_file' ? 'settings_file' : 'secure_storage') : 'none';
+    const source = envKey
+      ? 'environment'
+      : this.sessionKey
+        ? 'this_session'
+        : this.storedKey
+          ? this.keyStore.storage === 'plain_file'
+            ? 'settings_file'
+            : 'secure_storage'
+          : 'none';
     const overrides = [
       ['ANTHROPIC_API_KEY', 'apiKey'],
       ['ANTHROPIC_BASE_URL', 'baseURL'],
@@ -109,7 +117,10 @@ export class SettingsService {
         this.sessionKey = apiKey;
       } else {
         if (this.keyStore.storage === 'unprotected' && keyStorage !== 'unprotected') {
-          return fail(ErrorCodes.keyStorage, `${this.keyStore.warning ?? 'This system has no secret store.'} Choose "keep for this session only", or store it unprotected.`);
+          return fail(
+            ErrorCodes.keyStorage,
+            `${this.keyStore.warning ?? 'This system has no secret store.'} Choose "keep for this session only", or store it unprotected.`,
+          );
         }
         await this.keyStore.save(apiKey);
         this.storedKey = apiKey;
@@ -146,7 +157,11 @@ export class SettingsService {
     const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 0, timeout: 20_000 });
     try {
       const reply = await client.messages.create({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
-      const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').trim().slice(0, 60);
+      const text = reply.content
+        .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+        .join(' ')
+        .trim()
+        .slice(0, 60);
       return { ok: true, code: 'connected', model, ...(text ? { answer: text } : {}), message: `Connected: ${model} answered${text ? ` "${text}"` : ''}.` };
     } catch (error) {
       const described = describeModelError(error, settings);

@@ -50,7 +50,11 @@ export class ScreenMirror {
   private readonly waiting = new Set<{ seq: number; resolve: () => void }>();
   private disposed = false;
 
-  constructor(cols: number, rows: number, private readonly maxBacklog = MIRROR_BACKLOG_BYTES) {
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly maxBacklog = MIRROR_BACKLOG_BYTES,
+  ) {
     this.term = new HeadlessTerminal({ cols, rows, scrollback: MIRROR_SCROLLBACK_LINES, allowProposedApi: true });
     this.term.loadAddon(this.serializer);
   }

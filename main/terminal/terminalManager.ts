@@ -91,7 +91,10 @@ export class TerminalManager {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return fail(ErrorCodes.internal, `Could not start the shell ${launch.file}: ${reason}. Set SHELL to a shell that exists on this machine, then open a new terminal.`);
+      return fail(
+        ErrorCodes.internal,
+        `Could not start the shell ${launch.file}: ${reason}. Set SHELL to a shell that exists on this machine, then open a new terminal.`,
+      );
     }
     this.terminals.set(id, terminal);
     return ok(terminal.info);

@@ -176,7 +176,9 @@ function serveClient(ws: WebSocket, core: KeelCore, log: (message: string) => vo
   };
   ws.on('message', (data, isBinary) => {
     if (isBinary) {
-      receiveTerminalFrame(core, data, () => reply({ type: 'response', id: null, result: fail(ErrorCodes.badRequest, 'Malformed binary message: the only binary frames are terminal acks.') }));
+      receiveTerminalFrame(core, data, () =>
+        reply({ type: 'response', id: null, result: fail(ErrorCodes.badRequest, 'Malformed binary message: the only binary frames are terminal acks.') }),
+      );
       return;
     }
     let raw: unknown;

@@ -10,7 +10,11 @@ const TOKEN_KEY = 'keel.token';
  * the address bar (and so out of the tab's history, bookmarks and screen shares) into this tab's
  * sessionStorage, where a reload of the same tab finds it again. A new tab needs the printed URL.
  */
-export function takePageToken(location: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>, storage: Pick<Storage, 'getItem' | 'setItem'>): string {
+export function takePageToken(
+  location: Pick<Location, 'href'>,
+  history: Pick<History, 'replaceState' | 'state'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
+): string {
   const url = new URL(location.href);
   const given = url.searchParams.get('token');
   if (given === null) return storage.getItem(TOKEN_KEY) ?? '';
@@ -81,7 +85,10 @@ export function createWsApi(url: string): KeelApi {
       const frame = JSON.stringify({ type: 'request', id, channel, payload: input });
       // The host closes a socket sent a frame over its limit: refuse here, with the reason, instead.
       if (frame.length > MAX_WIRE_BYTES / 3 && new TextEncoder().encode(frame).length > MAX_WIRE_BYTES) {
-        return { ok: false, error: { code: 'too_large', message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` } };
+        return {
+          ok: false,
+          error: { code: 'too_large', message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` },
+        };
       }
       return new Promise((resolve) => {
         pending.set(id, resolve as (result: Result<unknown>) => void);

@@ -65,7 +65,14 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
       <section className={`terminal-panel${open ? ' is-open' : ''}`} aria-labelledby="terminal-title" id="terminal-panel" style={open ? { height } : undefined}>
         <div className="panel-bar terminal-bar">
           <h2 className="terminal-heading">
-            <button type="button" id="terminal-title" className="panel-toggle" aria-expanded={open} aria-controls={open ? 'terminal-body' : undefined} onClick={onToggle}>
+            <button
+              type="button"
+              id="terminal-title"
+              className="panel-toggle"
+              aria-expanded={open}
+              aria-controls={open ? 'terminal-body' : undefined}
+              onClick={onToggle}
+            >
               <ChevronIcon open={open} />
               <TerminalIcon />
               {t('terminal.title')}

@@ -19,7 +19,18 @@ interface Props {
 }
 
 /** The window's top line: the open folder and session, Open Folder…, and the settings. */
-export function WorkspaceHeader({ app, workspace, sessionTitle, sidebarOpen, sidebarId, onToggleSidebar, onOpenFolder, onOpenSettings, error, actions }: Props) {
+export function WorkspaceHeader({
+  app,
+  workspace,
+  sessionTitle,
+  sidebarOpen,
+  sidebarId,
+  onToggleSidebar,
+  onOpenFolder,
+  onOpenSettings,
+  error,
+  actions,
+}: Props) {
   const { t } = useI18n();
   return (
     <header className="app-header">

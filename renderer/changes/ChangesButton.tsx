@@ -4,7 +4,13 @@ import { CHANGES_PANEL_ID } from './ChangesPanel';
 function ChangesIcon() {
   return (
     <svg width={16} height={16} viewBox="0 0 16 16" fill="none" aria-hidden={true} focusable={false}>
-      <path d="M4 2.5v6M1 5.5h6M9 12.5h6M10.5 2.5h2a1.5 1.5 0 0 1 1.5 1.5v4M5.5 13.5h-2A1.5 1.5 0 0 1 2 12v-1" stroke="currentColor" strokeWidth={1.4} strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M4 2.5v6M1 5.5h6M9 12.5h6M10.5 2.5h2a1.5 1.5 0 0 1 1.5 1.5v4M5.5 13.5h-2A1.5 1.5 0 0 1 2 12v-1"
+        stroke="currentColor"
+        strokeWidth={1.4}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -46,12 +46,7 @@ export function ChangesPanel({ changes, onClose }: { changes: ChangesState; onCl
 
   const tasks = changes.tasks ? [...changes.tasks].reverse() : null;
   return (
-    <section
-      id={CHANGES_PANEL_ID}
-      ref={panel}
-      className="changes-panel"
-      aria-labelledby="changes-title"
-    >
+    <section id={CHANGES_PANEL_ID} ref={panel} className="changes-panel" aria-labelledby="changes-title">
       <header className="changes-head">
         <div className="changes-head-text">
           <h2 id="changes-title" className="changes-title" ref={heading} tabIndex={-1}>
@@ -70,7 +65,9 @@ export function ChangesPanel({ changes, onClose }: { changes: ChangesState; onCl
           </p>
         ) : null}
         {tasks === null ? (
-          changes.error ? null : <p className="changes-loading">{t('changes.loading')}</p>
+          changes.error ? null : (
+            <p className="changes-loading">{t('changes.loading')}</p>
+          )
         ) : tasks.length === 0 ? (
           <div className="changes-empty">
             <p className="changes-empty-title">{t('changes.empty.title')}</p>

@@ -17,7 +17,13 @@ interface Props {
 export function ConfirmUndoDialog({ scope, taskTitle, files, onCancel, onConfirm }: Props) {
   const { t } = useI18n();
   return (
-    <Dialog role="alertdialog" labelledBy="changes-confirm-title" describedBy="changes-confirm-body" onClose={onCancel} className="dialog-small changes-confirm">
+    <Dialog
+      role="alertdialog"
+      labelledBy="changes-confirm-title"
+      describedBy="changes-confirm-body"
+      onClose={onCancel}
+      className="dialog-small changes-confirm"
+    >
       <div className="dialog-body">
         <h2 id="changes-confirm-title" className="dialog-title">
           {t(scope === 'task' ? 'changes.confirm.titleTask' : 'changes.confirm.titleFile')}
@@ -36,7 +42,11 @@ export function ConfirmUndoDialog({ scope, taskTitle, files, onCancel, onConfirm
           <p>{t('changes.confirm.note')}</p>
         </div>
       </div>
-      <ConfirmActions confirmLabel={t(scope === 'task' ? 'changes.confirm.confirmTask' : 'changes.confirm.confirmFile')} onCancel={onCancel} onConfirm={onConfirm} />
+      <ConfirmActions
+        confirmLabel={t(scope === 'task' ? 'changes.confirm.confirmTask' : 'changes.confirm.confirmFile')}
+        onCancel={onCancel}
+        onConfirm={onConfirm}
+      />
     </Dialog>
   );
 }

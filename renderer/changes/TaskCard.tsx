@@ -142,7 +142,9 @@ export function TaskCard({ task, onStale }: Props) {
 
       <div className="changes-outcome" role="status">
         {putBack.length > 0 ? <p className="changes-done">{t(doneKey, { files: putBack.join(', ') })}</p> : null}
-        {removed.length > 0 ? <p className="changes-done">{t(removed.length === 1 ? 'changes.done.removedOne' : 'changes.done.removed', { files: removed.join(', ') })}</p> : null}
+        {removed.length > 0 ? (
+          <p className="changes-done">{t(removed.length === 1 ? 'changes.done.removedOne' : 'changes.done.removed', { files: removed.join(', ') })}</p>
+        ) : null}
         {outcome && outcome.kept.length > 0 ? <p className="changes-kept">{t('changes.kept', { files: outcome.kept.join(', ') })}</p> : null}
       </div>
 

@@ -50,7 +50,15 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
     <section ref={card} className="approval-card" tabIndex={-1} aria-labelledby={titleId} data-approval-id={request.id} data-tool={request.tool}>
       <header className="approval-head">
         <ShieldIcon />
-        <h3 id={titleId}>{request.mcp ? t('chat.approval.mcpTitle', { tool: request.mcp.tool, server: request.mcp.server }) : command ? t('chat.approval.commandTitle') : request.diff !== undefined || request.path ? t('chat.approval.fileTitle') : t('chat.approval.toolTitle', { tool: request.tool })}</h3>
+        <h3 id={titleId}>
+          {request.mcp
+            ? t('chat.approval.mcpTitle', { tool: request.mcp.tool, server: request.mcp.server })
+            : command
+              ? t('chat.approval.commandTitle')
+              : request.diff !== undefined || request.path
+                ? t('chat.approval.fileTitle')
+                : t('chat.approval.toolTitle', { tool: request.tool })}
+        </h3>
         {request.path && <span className="approval-path">{request.path}</span>}
         {diff && diff.lines.length > 0 && <DiffStat diff={diff} />}
       </header>

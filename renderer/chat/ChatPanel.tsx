@@ -69,7 +69,15 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
           {empty || chat.workspace === null ? (
             <EmptyState hasFolder={hasFolder} />
           ) : (
-            <Transcript key={chat.workspace?.sessionId ?? 'none'} items={chat.items} running={chat.running} state={chat.state} plan={chat.plan} unfinished={chat.unfinished} retry={chat.retry} />
+            <Transcript
+              key={chat.workspace?.sessionId ?? 'none'}
+              items={chat.items}
+              running={chat.running}
+              state={chat.state}
+              plan={chat.plan}
+              unfinished={chat.unfinished}
+              retry={chat.retry}
+            />
           )}
         </div>
         {noApiKey && chat.workspace ? (
@@ -90,7 +98,15 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
             ))}
           </div>
         )}
-        <Composer ref={composer} running={chat.running} disabled={chat.workspace === null} history={history} onSend={(text, extras) => store.send(text, extras)} onStop={() => void store.stop()} onAttach={attachPaste} />
+        <Composer
+          ref={composer}
+          running={chat.running}
+          disabled={chat.workspace === null}
+          history={history}
+          onSend={(text, extras) => store.send(text, extras)}
+          onStop={() => void store.stop()}
+          onAttach={attachPaste}
+        />
         <div className="visually-hidden" role="status" aria-live="polite">
           {announcement}
         </div>

@@ -26,7 +26,12 @@ export function McpAllowButtons({ request, sent, answer }: { request: ApprovalRe
           {t('chat.approval.allowServer', { server })}
         </button>
       ) : null}
-      <button type="button" className="button approval-session" disabled={sent} onClick={() => answer({ decision: 'allow_session', scope: 'tool', always: true })}>
+      <button
+        type="button"
+        className="button approval-session"
+        disabled={sent}
+        onClick={() => answer({ decision: 'allow_session', scope: 'tool', always: true })}
+      >
         {t('chat.approval.allowAlways')}
       </button>
     </>

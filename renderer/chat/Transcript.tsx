@@ -164,7 +164,13 @@ export function Transcript({ items, running, state, plan, unfinished, retry }: T
           {virtualizer.getVirtualItems().map((row) => {
             const item = items[row.index];
             return (
-              <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${row.start}px)` }}>
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                className="transcript-row"
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
                 {item ? (
                   <Row
                     item={item}

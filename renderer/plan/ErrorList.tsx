@@ -10,9 +10,21 @@ export function problemText(problem: BoardProblem, t: Translate): string {
 }
 
 const PROBLEM_KEYS: Record<string, true> = Object.fromEntries(
-  ['not_a_list', 'too_many', 'not_an_object', 'content_not_text', 'content_empty', 'content_missing', 'status_invalid', 'active_form_not_text', 'content_too_long', 'active_form_too_long', 'id_invalid', 'id_repeated', 'several_in_progress'].map(
-    (code) => [`plan.problem.${code}`, true],
-  ),
+  [
+    'not_a_list',
+    'too_many',
+    'not_an_object',
+    'content_not_text',
+    'content_empty',
+    'content_missing',
+    'status_invalid',
+    'active_form_not_text',
+    'content_too_long',
+    'active_form_too_long',
+    'id_invalid',
+    'id_repeated',
+    'several_in_progress',
+  ].map((code) => [`plan.problem.${code}`, true]),
 );
 
 interface Props {

@@ -61,14 +61,7 @@ export function PlanItemRow(props: Props) {
   if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
 
   return (
-    <li
-      className={classes.join(' ')}
-      data-item-id={item.id}
-      data-status={item.status}
-      onKeyDown={onKeyDown}
-      onDragOver={drag.onDragOver}
-      onDrop={drag.onDrop}
-    >
+    <li className={classes.join(' ')} data-item-id={item.id} data-status={item.status} onKeyDown={onKeyDown} onDragOver={drag.onDragOver} onDrop={drag.onDrop}>
       <span
         className="drag-handle"
         draggable
@@ -102,13 +95,36 @@ export function PlanItemRow(props: Props) {
           ) : null}
           {/* In the meta line, not over the text: hovering never hides the step's first line (16.9). */}
           <div className="item-actions">
-            <button type="button" className="icon-button" aria-label={t('plan.item.moveUp', { content })} title={t('plan.item.moveUpTitle')} data-part="up" disabled={first} onClick={() => props.onMove(-1, 'up')}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('plan.item.moveUp', { content })}
+              title={t('plan.item.moveUpTitle')}
+              data-part="up"
+              disabled={first}
+              onClick={() => props.onMove(-1, 'up')}
+            >
               <ArrowUpIcon />
             </button>
-            <button type="button" className="icon-button" aria-label={t('plan.item.moveDown', { content })} title={t('plan.item.moveDownTitle')} data-part="down" disabled={last} onClick={() => props.onMove(1, 'down')}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('plan.item.moveDown', { content })}
+              title={t('plan.item.moveDownTitle')}
+              data-part="down"
+              disabled={last}
+              onClick={() => props.onMove(1, 'down')}
+            >
               <ArrowDownIcon />
             </button>
-            <button type="button" className="icon-button icon-button-danger" aria-label={t('plan.item.delete', { content })} title={t('plan.item.deleteTitle')} data-part="delete" onClick={props.onDelete}>
+            <button
+              type="button"
+              className="icon-button icon-button-danger"
+              aria-label={t('plan.item.delete', { content })}
+              title={t('plan.item.deleteTitle')}
+              data-part="delete"
+              onClick={props.onDelete}
+            >
               <TrashIcon />
             </button>
           </div>

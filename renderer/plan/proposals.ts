@@ -92,11 +92,7 @@ export interface PlacedProblems {
  * Puts each of the validator's problems where the person will look for it. `index` is the
  * 0-based position in the PROPOSED list: it names a stored item by that item's id, or a new item.
  */
-export function placeProblems(
-  sent: readonly ProposedPlanItem[],
-  problems: readonly ProblemToPlace[],
-  madeBy: 'add' | 'item',
-): PlacedProblems {
+export function placeProblems(sent: readonly ProposedPlanItem[], problems: readonly ProblemToPlace[], madeBy: 'add' | 'item'): PlacedProblems {
   const placed: PlacedProblems = { byItem: {}, add: [], list: [] };
   for (const { index, message, code, params } of problems) {
     const problem: BoardProblem = { message, ...(code ? { code } : {}), ...(params ? { params } : {}) };
@@ -114,11 +110,7 @@ export function placeProblems(
  * "Only one in progress" is said about the step the person changed, naming the one that already
  * was: the validator, which does not know who changed what, marks the later ones in list order.
  */
-export function aboutTheChangedStep<P extends ProblemToPlace>(
-  problems: readonly P[],
-  sent: readonly ProposedPlanItem[],
-  stored: readonly PlanItem[],
-): P[] {
+export function aboutTheChangedStep<P extends ProblemToPlace>(problems: readonly P[], sent: readonly ProposedPlanItem[], stored: readonly PlanItem[]): P[] {
   const several = problems.filter((problem) => problem.code === 'several_in_progress');
   if (several.length === 0) return [...problems];
   const wasInProgress = (item: ProposedPlanItem) => stored.some((old) => old.id === item.id && old.status === 'in_progress');

@@ -52,7 +52,15 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
     const buttons = [...(event.currentTarget.closest('.session-list')?.querySelectorAll<HTMLButtonElement>('.session-open') ?? [])];
     const index = buttons.indexOf(event.currentTarget);
     const target =
-      event.key === 'ArrowDown' ? buttons[index + 1] : event.key === 'ArrowUp' ? buttons[index - 1] : event.key === 'Home' ? buttons[0] : event.key === 'End' ? buttons.at(-1) : undefined;
+      event.key === 'ArrowDown'
+        ? buttons[index + 1]
+        : event.key === 'ArrowUp'
+          ? buttons[index - 1]
+          : event.key === 'Home'
+            ? buttons[0]
+            : event.key === 'End'
+              ? buttons.at(-1)
+              : undefined;
     if (target) {
       event.preventDefault();
       target.focus();
@@ -67,7 +75,13 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
       <section className="sidebar-section" aria-labelledby="sessions-heading">
         <div className="sidebar-head">
           <h2 id="sessions-heading">{t('sessions.heading')}</h2>
-          <button type="button" className="button button-small sidebar-new" onClick={() => void state.newSession()} disabled={running} title={running ? t('sessions.busy') : undefined}>
+          <button
+            type="button"
+            className="button button-small sidebar-new"
+            onClick={() => void state.newSession()}
+            disabled={running}
+            title={running ? t('sessions.busy') : undefined}
+          >
             <PlusIcon />
             {t('sessions.new')}
           </button>

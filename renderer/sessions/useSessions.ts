@@ -47,7 +47,7 @@ export function useSessions(workspace: WorkspaceInfo | null | undefined): Sessio
   useEffect(() => api.on('plan.changed', () => void refresh()), [refresh]);
 
   const act = useCallback(
-    async <T,>(run: () => Promise<Result<T>>): Promise<Result<T>> => {
+    async <T>(run: () => Promise<Result<T>>): Promise<Result<T>> => {
       const result = await run();
       setError(result.ok ? null : result.error.message);
       await refresh();

@@ -52,7 +52,12 @@ export function ApprovalRules({ hasSession }: { hasSession: boolean }) {
                 <span>{describeRule(rule, t)}</span>
                 <code className="rule-code">{rule}</code>
               </span>
-              <button type="button" className="button button-small" aria-label={t('settings.rules.revokeNamed', { rule: describeRule(rule, t) })} onClick={() => void revoke(rule)}>
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={t('settings.rules.revokeNamed', { rule: describeRule(rule, t) })}
+                onClick={() => void revoke(rule)}
+              >
                 {t('settings.rules.revoke')}
               </button>
             </li>

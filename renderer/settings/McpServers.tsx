@@ -64,7 +64,12 @@ export function McpServers() {
     return false;
   };
 
-  if (!list) return error ? <p role="alert" className="error-message">{error}</p> : null;
+  if (!list)
+    return error ? (
+      <p role="alert" className="error-message">
+        {error}
+      </p>
+    ) : null;
   const project = list.project;
   const untrusted = project.file !== null && !project.trusted && project.serverNames.length > 0;
 
@@ -120,7 +125,9 @@ export function McpServers() {
           onChange={setEditing}
           onCancel={() => setEditing(null)}
           onSave={async (name, config) => {
-            const saved = await run(api.request('mcp.saveServer', { name, config, ...(editing.previousName !== undefined ? { previousName: editing.previousName } : {}) }));
+            const saved = await run(
+              api.request('mcp.saveServer', { name, config, ...(editing.previousName !== undefined ? { previousName: editing.previousName } : {}) }),
+            );
             if (saved) setEditing(null);
           }}
           onInvalid={setError}

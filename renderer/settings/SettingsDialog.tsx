@@ -79,7 +79,8 @@ function connectionDraft(draft: Draft, view: SettingsView): RequestInput<'settin
 
 /** main's English as it is (it names the URL and the API's own words); other languages get the code's sentence. */
 function connectionText(test: ConnectionResult, language: string, t: Translate): string {
-  if (test.code === 'connected') return test.answer ? t('settings.test.answered', { model: test.model, answer: test.answer }) : t('settings.test.reached', { model: test.model });
+  if (test.code === 'connected')
+    return test.answer ? t('settings.test.answered', { model: test.model, answer: test.answer }) : t('settings.test.reached', { model: test.model });
   if (language === 'en') return test.message;
   return t(`settings.test.code.${test.code}`, { model: test.model });
 }
@@ -240,7 +241,12 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 describedBy={describedBy('apiKey')}
               />
 
-              <Field label={t('settings.baseURL')} htmlFor={`${id}-baseURL`} note={overridden('baseURL') ? t('settings.env.baseURL') : t('settings.baseURL.note')} noteId={`${id}-baseURL-note`}>
+              <Field
+                label={t('settings.baseURL')}
+                htmlFor={`${id}-baseURL`}
+                note={overridden('baseURL') ? t('settings.env.baseURL') : t('settings.baseURL.note')}
+                noteId={`${id}-baseURL-note`}
+              >
                 <input
                   id={`${id}-baseURL`}
                   className="text-input mono"
@@ -258,7 +264,12 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 {errorFor('baseURL')}
               </Field>
 
-              <Field label={t('settings.model')} htmlFor={`${id}-model`} note={overridden('model') ? t('settings.env.model') : undefined} noteId={`${id}-model-note`}>
+              <Field
+                label={t('settings.model')}
+                htmlFor={`${id}-model`}
+                note={overridden('model') ? t('settings.env.model') : undefined}
+                noteId={`${id}-model-note`}
+              >
                 <input
                   id={`${id}-model`}
                   className="text-input mono"
@@ -309,7 +320,12 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                   />
                   {errorFor('maxTokens')}
                 </Field>
-                <Field label={t('settings.reminderRounds')} htmlFor={`${id}-reminderRounds`} note={t('settings.reminderRounds.note')} noteId={`${id}-reminderRounds-note`}>
+                <Field
+                  label={t('settings.reminderRounds')}
+                  htmlFor={`${id}-reminderRounds`}
+                  note={t('settings.reminderRounds.note')}
+                  noteId={`${id}-reminderRounds-note`}
+                >
                   <input
                     id={`${id}-reminderRounds`}
                     className="text-input"
@@ -345,7 +361,13 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 <legend className="field-label">{t('settings.approvalMode')}</legend>
                 {APPROVAL_MODES.map((mode) => (
                   <label key={mode} className="choice">
-                    <input type="radio" name={`${id}-approval`} value={mode} checked={draft.approvalMode === mode} onChange={() => change('approvalMode', mode)} />
+                    <input
+                      type="radio"
+                      name={`${id}-approval`}
+                      value={mode}
+                      checked={draft.approvalMode === mode}
+                      onChange={() => change('approvalMode', mode)}
+                    />
                     <span className="choice-text">
                       <span className="choice-label">{t(MODE_LABELS[mode])}</span>
                       <span className="choice-description">{t(MODE_DESCRIPTIONS[mode])}</span>
@@ -361,7 +383,13 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 <div className="segmented">
                   {THEMES.map(({ value, label }) => (
                     <label key={value} className="segment">
-                      <input type="radio" name={`${id}-theme`} value={value} checked={shownTheme === value} onChange={() => void setAppearance({ theme: value })} />
+                      <input
+                        type="radio"
+                        name={`${id}-theme`}
+                        value={value}
+                        checked={shownTheme === value}
+                        onChange={() => void setAppearance({ theme: value })}
+                      />
                       <span>{t(label)}</span>
                     </label>
                   ))}
@@ -372,7 +400,13 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 <div className="segmented">
                   {LANGUAGE_CHOICES.map(({ value, label }) => (
                     <label key={value} className="segment">
-                      <input type="radio" name={`${id}-language`} value={value} checked={shownLanguage === value} onChange={() => void setAppearance({ language: value })} />
+                      <input
+                        type="radio"
+                        name={`${id}-language`}
+                        value={value}
+                        checked={shownLanguage === value}
+                        onChange={() => void setAppearance({ language: value })}
+                      />
                       <span lang={value === 'system' ? undefined : value}>{value === 'system' ? t(label as MessageKey) : label}</span>
                     </label>
                   ))}
@@ -436,7 +470,19 @@ function Section({ title, note, children }: { title: string; note?: string; chil
   );
 }
 
-export function Field({ label, htmlFor, note, noteId, children }: { label: string; htmlFor: string; note?: string | undefined; noteId?: string; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  note,
+  noteId,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  note?: string | undefined;
+  noteId?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label className="field-label" htmlFor={htmlFor}>

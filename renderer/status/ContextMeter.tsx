@@ -28,18 +28,13 @@ export function ContextMeter() {
     <>
       <span className="status-item context-meter" data-level={level} title={title} data-testid="context-meter">
         <span className="visually-hidden">{t('context.meterLabel')} </span>
-        <span
-          className="context-bar"
-          role="meter"
-          aria-label={title}
-          aria-valuemin={0}
-          aria-valuemax={context.windowTokens}
-          aria-valuenow={context.usedTokens}
-        >
+        <span className="context-bar" role="meter" aria-label={title} aria-valuemin={0} aria-valuemax={context.windowTokens} aria-valuenow={context.usedTokens}>
           <span className="context-fill" style={{ width: `${Math.max(2, share * 100)}%` }} />
           <span className="context-mark" style={{ left: `${(context.compactAtTokens / context.windowTokens) * 100}%` }} />
         </span>
-        <span className="context-figures">{t('context.meter', { used: compactFormat.format(context.usedTokens), window: compactFormat.format(context.windowTokens) })}</span>
+        <span className="context-figures">
+          {t('context.meter', { used: compactFormat.format(context.usedTokens), window: compactFormat.format(context.windowTokens) })}
+        </span>
         <button type="button" className="context-compact" onClick={() => void compact()} disabled={running || compacting} title={t('context.compactTitle')}>
           {compacting ? t('context.compacting') : t('context.compactNow')}
         </button>
@@ -57,7 +52,9 @@ export function ContextMeter() {
 function InstructionFiles({ files }: { files: readonly InstructionFile[] }) {
   const { t } = useI18n();
   const name = (file: InstructionFile) => file.path.split(/[\\/]/).pop() ?? file.path;
-  const list = files.map((file) => `${file.path}${file.scope === 'user' ? ` ${t('context.instructions.user')}` : ''}${file.truncated ? ` ${t('context.instructions.cut')}` : ''}`);
+  const list = files.map(
+    (file) => `${file.path}${file.scope === 'user' ? ` ${t('context.instructions.user')}` : ''}${file.truncated ? ` ${t('context.instructions.cut')}` : ''}`,
+  );
   const title = `${t('context.instructionsTitle')}\n${list.join('\n')}`;
   const cut = files.some((file) => file.truncated);
   return (

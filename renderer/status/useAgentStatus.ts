@@ -27,7 +27,13 @@ const noUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, ca
  * the session changes, then kept current by `agent.event` (`state`, `usage`, task start and end).
  */
 export function useAgentStatus(sessionId: string | null): AgentStatusView {
-  const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode' | 'clearError'>>({ state: 'idle', running: false, model: null, usage: noUsage, approvalMode: null });
+  const [status, setStatus] = useState<Omit<AgentStatusView, 'setApprovalMode' | 'clearError'>>({
+    state: 'idle',
+    running: false,
+    model: null,
+    usage: noUsage,
+    approvalMode: null,
+  });
   // The plan's open steps: a task that ended with steps open is not "Done", one marked done is (16.4).
   const [openSteps, setOpenSteps] = useState<number | undefined>(undefined);
   const [openAtEnd, setOpenAtEnd] = useState<number | undefined>(undefined);

@@ -75,7 +75,14 @@ export function TerminalTabs({ snapshot, onSelect, onClose, onNew }: Props) {
                 ) : null}
               </button>
               {tab.kind === 'shell' ? (
-                <button type="button" className="terminal-tab-close" tabIndex={-1} aria-label={t('terminal.close', { name })} title={t('terminal.close', { name })} onClick={() => onClose(tab.id)}>
+                <button
+                  type="button"
+                  className="terminal-tab-close"
+                  tabIndex={-1}
+                  aria-label={t('terminal.close', { name })}
+                  title={t('terminal.close', { name })}
+                  onClick={() => onClose(tab.id)}
+                >
                   <CloseIcon />
                 </button>
               ) : null}

@@ -75,7 +75,9 @@ export class AgentFeed {
    * they ran; not counted as new. Returns how many were written.
    */
   replay(items: readonly ChatItem[]): number {
-    const commands = items.filter((item): item is Extract<ChatItem, { kind: 'tool' }> => item.kind === 'tool' && item.name === 'bash' && !this.written.has(item.id));
+    const commands = items.filter(
+      (item): item is Extract<ChatItem, { kind: 'tool' }> => item.kind === 'tool' && item.name === 'bash' && !this.written.has(item.id),
+    );
     const skipped = Math.max(0, commands.length - MAX_REPLAYED_COMMANDS);
     if (skipped > 0) {
       if (!this.sink.atLineStart) this.sink.write('\r\n');

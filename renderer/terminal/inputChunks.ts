@@ -7,7 +7,7 @@ import { LIMITS } from '../../common/limits';
 export function inputChunks(data: string, max: number = LIMITS.terminalInputChars): string[] {
   if (data.length <= max) return [data];
   const chunks: string[] = [];
-  for (let start = 0; start < data.length; ) {
+  for (let start = 0; start < data.length;) {
     let end = Math.min(start + max, data.length);
     const last = data.charCodeAt(end - 1);
     if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;

@@ -64,7 +64,11 @@ export class TerminalStore {
   constructor(private readonly api: KeelApi) {
     this.agent = new TerminalSession({ kind: 'agent' });
     this.sessions.set(AGENT_TAB, this.agent);
-    const feed = new AgentFeed(this.agent, () => this.t, () => this.commandStarted());
+    const feed = new AgentFeed(
+      this.agent,
+      () => this.t,
+      () => this.commandStarted(),
+    );
     this.feed = feed;
     this.snapshot = this.build();
     api.on('agent.event', (event) => feed.apply(event));

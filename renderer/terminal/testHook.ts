@@ -41,7 +41,14 @@ export function installTestHook(store: TerminalStore): void {
       const host = document.createElement('div');
       host.style.cssText = 'position:fixed;left:0;top:0;width:900px;height:300px;opacity:0;pointer-events:none;';
       document.body.append(host);
-      const term = new Terminal({ cols: like?.cols ?? 150, rows: like?.rows ?? 20, scrollback: SCROLLBACK_LINES, allowProposedApi: true, fontFamily: like?.options.fontFamily, fontSize: like?.options.fontSize });
+      const term = new Terminal({
+        cols: like?.cols ?? 150,
+        rows: like?.rows ?? 20,
+        scrollback: SCROLLBACK_LINES,
+        allowProposedApi: true,
+        fontFamily: like?.options.fontFamily,
+        fontSize: like?.options.fontSize,
+      });
       term.loadAddon(new Unicode11Addon());
       term.unicode.activeVersion = '11';
       term.open(host);

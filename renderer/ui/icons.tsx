@@ -112,10 +112,7 @@ export function GearIcon() {
   return (
     <svg {...base}>
       <circle cx="8" cy="8" r="2.2" {...thinStroke} />
-      <path
-        d="M8 1.8v1.6M8 12.6v1.6M14.2 8h-1.6M3.4 8H1.8M12.4 3.6l-1.1 1.1M4.7 11.3l-1.1 1.1M12.4 12.4l-1.1-1.1M4.7 4.7L3.6 3.6"
-        {...thinStroke}
-      />
+      <path d="M8 1.8v1.6M8 12.6v1.6M14.2 8h-1.6M3.4 8H1.8M12.4 3.6l-1.1 1.1M4.7 11.3l-1.1 1.1M12.4 12.4l-1.1-1.1M4.7 4.7L3.6 3.6" {...thinStroke} />
       <circle cx="8" cy="8" r="4.6" {...thinStroke} />
     </svg>
   );
@@ -232,7 +229,10 @@ export function PlanIcon() {
 export function ToolIcon() {
   return (
     <svg {...base}>
-      <path d="M9.5 2.5a3 3 0 0 0-2.8 4.1L2.5 10.8a1.2 1.2 0 0 0 0 1.7l1 1a1.2 1.2 0 0 0 1.7 0l4.2-4.2A3 3 0 0 0 13.5 6.5l-1.8 1.8-1.6-.4-.4-1.6 1.8-1.8a3 3 0 0 0-2-2" {...stroke} />
+      <path
+        d="M9.5 2.5a3 3 0 0 0-2.8 4.1L2.5 10.8a1.2 1.2 0 0 0 0 1.7l1 1a1.2 1.2 0 0 0 1.7 0l4.2-4.2A3 3 0 0 0 13.5 6.5l-1.8 1.8-1.6-.4-.4-1.6 1.8-1.8a3 3 0 0 0-2-2"
+        {...stroke}
+      />
     </svg>
   );
 }

@@ -337,7 +337,17 @@ describe("a person's whole task (keel web)", () => {
       }
     }
     const all = [...seen].join('\n');
-    for (const expected of [TASK, 'board next to the chat', ECHO, 'hello.py', QUEUED, 'Your plan edit was sent to the agent', 'sleep 30', 'Try the long command again', NOT_SENT]) {
+    for (const expected of [
+      TASK,
+      'board next to the chat',
+      ECHO,
+      'hello.py',
+      QUEUED,
+      'Your plan edit was sent to the agent',
+      'sleep 30',
+      'Try the long command again',
+      NOT_SENT,
+    ]) {
       expect(all).toContain(expected);
     }
     expect(all).toContain('Stopped');
@@ -349,7 +359,9 @@ describe("a person's whole task (keel web)", () => {
     expect(await notSent.getAttribute('data-message-state')).toBe('not-sent');
 
     // The queued message is where the agent took it, not queued any more.
-    await chat().locator('.transcript-scroll').evaluate((el) => (el.scrollTop = 0));
+    await chat()
+      .locator('.transcript-scroll')
+      .evaluate((el) => (el.scrollTop = 0));
     await board(page).waitFor();
     expect(await stepTexts(page)).toEqual([WRITE, RUN, REPORT, ADDED]);
     expect(await page.getByRole('combobox', { name: `Status of ${WRITE}`, exact: true }).inputValue()).toBe('completed');

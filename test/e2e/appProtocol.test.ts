@@ -61,7 +61,10 @@ async function servedContext(context: BrowserContext): Promise<Served[]> {
     await route.fulfill({ status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) });
   });
   // Anything else the page asks for would leave the app: refuse it loudly.
-  await context.route((url) => !url.href.startsWith(ORIGIN), (route) => route.abort('blockedbyclient'));
+  await context.route(
+    (url) => !url.href.startsWith(ORIGIN),
+    (route) => route.abort('blockedbyclient'),
+  );
   return served;
 }
 
@@ -72,7 +75,13 @@ async function giveBridge(page: Page, core: KeelCore): Promise<() => void> {
   const bridge = ipc.bridge();
   await page.exposeBinding('__keelRequest', (_source, channel: string, input: unknown) => bridge.request(channel, input));
   for (const channel of eventChannels) {
-    bridge.on(channel, (payload) => void page.evaluate(([name, value]) => (window as unknown as { __keelEmit(c: unknown, p: unknown): void }).__keelEmit(name, value), [channel, payload] as const).catch(() => undefined));
+    bridge.on(
+      channel,
+      (payload) =>
+        void page
+          .evaluate(([name, value]) => (window as unknown as { __keelEmit(c: unknown, p: unknown): void }).__keelEmit(name, value), [channel, payload] as const)
+          .catch(() => undefined),
+    );
   }
   await page.addInitScript(() => {
     const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -121,13 +130,18 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       const styles = assets.filter((name) => name.endsWith('.css'));
       expect(scripts.length).toBeGreaterThan(0);
       expect(styles.length).toBeGreaterThan(0);
-      for (const name of scripts) expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-      for (const name of styles) expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
+      for (const name of scripts)
+        expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      for (const name of styles)
+        expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
       for (const font of assets.filter((name) => /\.(woff2?|ttf|otf)$/.test(name))) {
         expect(byPath.get(`/assets/${font}`), font).toMatchObject({ status: 200, headers: { 'content-type': expect.stringMatching(/^font\//) } });
       }
       for (const entry of served) {
-        expect(entry.headers, entry.path).toMatchObject({ 'x-content-type-options': 'nosniff', 'content-security-policy': contentSecurityPolicy({ connect: [] }) });
+        expect(entry.headers, entry.path).toMatchObject({
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': contentSecurityPolicy({ connect: [] }),
+        });
       }
 
       // The stylesheet applies (a div is a block unless it says otherwise; the app's shell is laid

@@ -25,7 +25,10 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  server = await startScriptedAnthropic({ apiKey: 'k', script: [reply(text('Appending to your shell profile.'), toolUse('bash', { command: ATTACK })), reply(text('Understood.'))] });
+  server = await startScriptedAnthropic({
+    apiKey: 'k',
+    script: [reply(text('Appending to your shell profile.'), toolUse('bash', { command: ATTACK })), reply(text('Understood.'))],
+  });
   keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
   browser = await launchChromium();
   const opened = await newPage(browser);

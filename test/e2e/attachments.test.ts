@@ -21,7 +21,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function axeViolations(page: Page): Promise<unknown[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document.querySelector('section.chat-panel')!);
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -154,7 +158,9 @@ describe('pictures and @-mentions in the window', () => {
       await page.reload();
       await expect.poll(() => page.locator('.chat-user .chat-image img').count(), { timeout: 15_000 }).toBe(1);
       expect(await page.locator('.chat-user .mention-chip').textContent()).toBe('@src/app.ts');
-      const shown = await page.locator('.chat-user .chat-image img').evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+      const shown = await page
+        .locator('.chat-user .chat-image img')
+        .evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
       expect(shown).toEqual({ width: 240, height: 160 });
 
       // Esc closes the menu without stopping anything or changing the text.

@@ -51,10 +51,13 @@ const dialog = (): Locator => page.getByRole('alertdialog');
 
 async function taskFinished(): Promise<void> {
   await expect
-    .poll(async () => {
-      const status = await socket.request('agent.status', {});
-      return status.ok && !status.value.running;
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const status = await socket.request('agent.status', {});
+        return status.ok && !status.value.running;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
 }
 
@@ -161,7 +164,11 @@ describe('the Changes view (keel web)', () => {
     // Cancel first: nothing changes.
     await undo.click();
     await dialog().waitFor();
-    expect(await dialog().getByRole('button', { name: 'Cancel' }).evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(
+      await dialog()
+        .getByRole('button', { name: 'Cancel' })
+        .evaluate((element) => element === document.activeElement),
+    ).toBe(true);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
     expect(readFileSync(existingPath).equals(agentExisting)).toBe(true);
@@ -196,7 +203,9 @@ describe('the Changes view (keel web)', () => {
   });
 
   test("redo the task: the agent's versions are back", async () => {
-    await panel().getByRole('button', { name: `Redo task: ${TASK}` }).click();
+    await panel()
+      .getByRole('button', { name: `Redo task: ${TASK}` })
+      .click();
     await expect.poll(() => existsSync(createdPath) && readFileSync(createdPath).equals(agentCreated)).toBe(true);
     expect(readFileSync(existingPath).equals(agentExisting)).toBe(true);
     await expect.poll(() => fileRow(EXISTING).getAttribute('data-state')).toBe('applied');
@@ -207,7 +216,9 @@ describe('the Changes view (keel web)', () => {
     const mine = Buffer.from('my own edit\n', 'utf8');
     writeFileSync(existingPath, mine);
 
-    await panel().getByRole('button', { name: `Undo task: ${TASK}` }).click();
+    await panel()
+      .getByRole('button', { name: `Undo task: ${TASK}` })
+      .click();
     await dialog().getByRole('button', { name: 'Undo task' }).click();
     await dialog().waitFor({ state: 'detached' });
 
@@ -237,12 +248,16 @@ describe('the Changes view (keel web)', () => {
 
   test('"Keep my version" leaves the person\'s file and says so', async () => {
     // Redo only the edited file, then change it, and undo it with the file's own button.
-    await fileRow(EXISTING).getByRole('button', { name: `Redo file ${EXISTING}` }).click();
+    await fileRow(EXISTING)
+      .getByRole('button', { name: `Redo file ${EXISTING}` })
+      .click();
     await expect.poll(() => readFileSync(existingPath).equals(agentExisting)).toBe(true);
     const mine = Buffer.from('mine again\n', 'utf8');
     writeFileSync(existingPath, mine);
 
-    await fileRow(EXISTING).getByRole('button', { name: `Undo file ${EXISTING}` }).click();
+    await fileRow(EXISTING)
+      .getByRole('button', { name: `Undo file ${EXISTING}` })
+      .click();
     expect(await dialog().locator('.changes-confirm-files li').allInnerTexts()).toEqual([EXISTING]);
     // One file: said in the singular.
     expect(await dialog().locator('.dialog-text > p').first().innerText()).toMatch(/^This file goes back to how it was before/);

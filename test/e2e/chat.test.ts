@@ -49,7 +49,11 @@ async function setUp(
   writeFileSync(join(home.path, 'settings.json'), JSON.stringify(settings));
   options.prepare?.(home.path, folder);
   const server = await startScriptedAnthropic({ apiKey: options.apiKey ?? 'k', script });
-  const keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: options.keelKey ?? 'k' } });
+  const keel = await startKeelWeb({
+    workspace: folder,
+    keelHome: home.path,
+    env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: options.keelKey ?? 'k' },
+  });
   return {
     home,
     folder,
@@ -84,7 +88,11 @@ async function send(page: Page, message: string): Promise<void> {
 async function axeViolations(page: Page): Promise<unknown[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document.querySelector('section.chat-panel')!);
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -160,7 +168,9 @@ describe('the chat (keel web)', () => {
   test('shows what Keel does and example tasks; an example fills the composer', async () => {
     const page = await open(env.keel);
     await chat(page).getByRole('heading', { name: 'What should we work on?' }).waitFor();
-    await chat(page).getByRole('button', { name: /^Write hello\.py/ }).click();
+    await chat(page)
+      .getByRole('button', { name: /^Write hello\.py/ })
+      .click();
     await expect.poll(() => composer(page).inputValue()).toContain('Write hello.py');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await screenshot(page, 'chat-empty');
@@ -207,7 +217,11 @@ describe('the chat (keel web)', () => {
     // A paste of 300 long lines: all of it is kept; the box grows to its limit, then scrolls.
     await page.keyboard.insertText(PASTED);
     expect(await box.inputValue()).toBe(PASTED);
-    const size = await box.evaluate((el: HTMLTextAreaElement) => ({ client: el.clientHeight, scroll: el.scrollHeight, overflow: getComputedStyle(el).overflowY }));
+    const size = await box.evaluate((el: HTMLTextAreaElement) => ({
+      client: el.clientHeight,
+      scroll: el.scrollHeight,
+      overflow: getComputedStyle(el).overflowY,
+    }));
     expect(size.client).toBeLessThanOrEqual(242);
     expect(size.client).toBeGreaterThan(150);
     expect(size.scroll).toBeGreaterThan(size.client * 5);
@@ -248,7 +262,9 @@ describe('the chat (keel web)', () => {
     await expect.poll(() => card.innerText()).toContain('Every step of the plan is now marked done.');
     await board(page).waitFor();
     expect(await stepTexts(page)).toEqual(['Draft the changelog', 'Check the links']);
-    await expect.poll(() => page.locator('.plan-list select').evaluateAll((els) => els.map((el) => (el as HTMLSelectElement).value))).toEqual(['completed', 'completed']);
+    await expect
+      .poll(() => page.locator('.plan-list select').evaluateAll((els) => els.map((el) => (el as HTMLSelectElement).value)))
+      .toEqual(['completed', 'completed']);
   });
 
   test('"Continue" sends the agent back to the unfinished steps', async () => {
@@ -277,9 +293,20 @@ describe('tool cards (keel web)', () => {
       [
         reply(toolUse('todo', { items: [{ content: 'Read the notes', status: 'in_progress' }, { content: 'Fix the typo' }, { content: 'Check the result' }] })),
         reply(toolUse('read_file', { path: 'notes.txt' }), toolUse('search_text', { pattern: 'a$' }), toolUse('list_files', { pattern: '*.txt' })),
-        reply(toolUse('edit_file', { path: 'notes.txt', old_text: 'beta', new_text: 'BETA' }), toolUse('write_file', { path: 'out/report.md', content: '# Report\n\nAll fine.\n' })),
+        reply(
+          toolUse('edit_file', { path: 'notes.txt', old_text: 'beta', new_text: 'BETA' }),
+          toolUse('write_file', { path: 'out/report.md', content: '# Report\n\nAll fine.\n' }),
+        ),
         reply(toolUse('bash', { command: 'printf "checking\\n"; grep -c zeta notes.txt' })),
-        reply(toolUse('todo', { items: [{ content: 'Read the notes', status: 'completed' }, { content: 'Fix the typo', status: 'completed' }, { content: 'Check the result', status: 'completed' }] })),
+        reply(
+          toolUse('todo', {
+            items: [
+              { content: 'Read the notes', status: 'completed' },
+              { content: 'Fix the typo', status: 'completed' },
+              { content: 'Check the result', status: 'completed' },
+            ],
+          }),
+        ),
         reply('All three steps are done.'),
       ],
       { approvalMode: 'full_auto' },
@@ -365,7 +392,9 @@ describe('error cards (keel web)', () => {
 describe('a 1,000-message session (keel web)', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
   let lastText = '';
-  const STREAMED = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long answer that keeps the transcript growing while the person watches.`).join('\n\n');
+  const STREAMED = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long answer that keeps the transcript growing while the person watches.`).join(
+    '\n\n',
+  );
 
   beforeAll(async () => {
     env = await setUp([{ ...reply(STREAMED), chunkDelayMs: 25 }], {}, { prepare: (home, folder) => (lastText = writeLongSession(home, folder).lastText) });
@@ -424,10 +453,10 @@ describe('the chat in 简体中文 and dark (keel web)', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
 
   beforeAll(async () => {
-    env = await setUp(
-      [reply(text('好的，我先运行一个命令。'), toolUse('bash', { command: 'echo 你好' })), reply('完成了：命令输出了“你好”。')],
-      { language: 'zh-CN', approvalMode: 'ask' },
-    );
+    env = await setUp([reply(text('好的，我先运行一个命令。'), toolUse('bash', { command: 'echo 你好' })), reply('完成了：命令输出了“你好”。')], {
+      language: 'zh-CN',
+      approvalMode: 'ask',
+    });
   });
 
   afterAll(async () => {

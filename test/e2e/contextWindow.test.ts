@@ -22,9 +22,13 @@ const home = tempDir('ctx-home');
 const root = tempDir('ctx-ws');
 const folder = root.path;
 writeFileSync(join(folder, 'AGENTS.md'), '# House rules\nKeep answers short.\n');
-writeFileSync(join(folder, 'notes.txt'), `${Array.from({ length: 600 }, (_, i) => `note ${i + 1}: the build is green and the tests are fast enough`).join('\n')}\n`);
+writeFileSync(
+  join(folder, 'notes.txt'),
+  `${Array.from({ length: 600 }, (_, i) => `note ${i + 1}: the build is green and the tests are fast enough`).join('\n')}\n`,
+);
 
-const reads = (count: number): Step[] => Array.from({ length: count }, (_, i) => reply(toolUse('read_file', { path: 'notes.txt', offset: (i % 6) * 100 + 1, limit: 100 })));
+const reads = (count: number): Step[] =>
+  Array.from({ length: count }, (_, i) => reply(toolUse('read_file', { path: 'notes.txt', offset: (i % 6) * 100 + 1, limit: 100 })));
 
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
@@ -35,7 +39,10 @@ let errors: string[] = [];
 const composer = (): Locator => page.getByRole('textbox', { name: 'Message to the agent' });
 const meter = (): Locator => page.getByTestId('context-meter');
 const used = async (): Promise<number> => Number(await meter().getByRole('meter').getAttribute('aria-valuenow'));
-const fillColor = (): Promise<string> => meter().locator('.context-fill').evaluate((el) => getComputedStyle(el).backgroundColor);
+const fillColor = (): Promise<string> =>
+  meter()
+    .locator('.context-fill')
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 let okFill = '';
 const rows = (): Locator => page.locator('section.chat-panel').getByTestId('compaction-row');
 
@@ -46,7 +53,11 @@ beforeAll(async () => {
     sideAnswer: (request) => (systemText(request).startsWith(SUMMARY_SYSTEM_MARK) ? reply(SUMMARY) : undefined),
     script: [...reads(3), reply(text('Read three parts.')), ...reads(8), reply(text('Read it all.'))],
   });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k', KEEL_CONTEXT_WINDOW: String(WINDOW) } });
+  keel = await startKeelWeb({
+    workspace: folder,
+    keelHome: home.path,
+    env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k', KEEL_CONTEXT_WINDOW: String(WINDOW) },
+  });
   browser = await launchChromium();
   const opened = await newPage(browser);
   page = opened.page;
@@ -98,7 +109,10 @@ describe('the context window (keel web)', () => {
     expect(await rows().first().innerText()).toMatch(/Keel made room: cleared \d+ old tool results/);
     // It opens to what was cleared and how to get it back.
     await rows().first().getByRole('button').click();
-    await rows().first().getByText(/\[read_file notes\.txt, lines 1–100: cleared to make room; read it again if you need it\]/).waitFor();
+    await rows()
+      .first()
+      .getByText(/\[read_file notes\.txt, lines 1–100: cleared to make room; read it again if you need it\]/)
+      .waitFor();
     await screenshot(page, 'context-cleared-row');
     expect(server.requests.every((r) => r.rejected === undefined)).toBe(true);
     // Having read on after making room, the meter is amber: near the threshold again.

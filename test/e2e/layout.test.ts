@@ -52,7 +52,9 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function axeProblems(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }
+    ).axe;
     return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
@@ -253,9 +255,13 @@ describe('the window at 1400, 1024 and 720 px wide', () => {
         });
         if (cut) found.push(`${where}: the deny reason's placeholder is cut off`);
         // The table's header words stay whole: no header is narrower than its longest word.
-        const broken = await page.locator('.chat-assistant th').evaluateAll((cells) =>
-          cells.filter((cell) => cell.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(cell).lineHeight) + 12).map((cell) => cell.textContent),
-        );
+        const broken = await page
+          .locator('.chat-assistant th')
+          .evaluateAll((cells) =>
+            cells
+              .filter((cell) => cell.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(cell).lineHeight) + 12)
+              .map((cell) => cell.textContent),
+          );
         if (broken.length > 0) found.push(`${where}: table headers broken over lines: ${broken.join(', ')}`);
         await card.scrollIntoViewIfNeeded();
         await screenshot(page, `layout-approval-${size.width}-${look.theme}-${look.language}`);

@@ -90,7 +90,9 @@ describe('limits in the window', () => {
     await pasteInto('section.chat-panel textarea', big);
     const notice = page.locator('.composer-oversize');
     await notice.waitFor();
-    expect(await notice.innerText()).toContain(`Too long: ${big.length.toLocaleString('en-US')} characters, limit ${LIMITS.messageChars.toLocaleString('en-US')}.`);
+    expect(await notice.innerText()).toContain(
+      `Too long: ${big.length.toLocaleString('en-US')} characters, limit ${LIMITS.messageChars.toLocaleString('en-US')}.`,
+    );
     // The person's own words stay; the paste is held aside, not put in the box.
     expect(await composer().inputValue()).toBe('Summarise the errors in this log:');
     await screenshot(page, 'composer-too-long');
@@ -105,7 +107,11 @@ describe('limits in the window', () => {
     expect(readdirSync(join(folder, '.keel', 'pastes'))).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await until(async () => model.requests.length, (n) => n >= 1, 'the model request');
+    await until(
+      async () => model.requests.length,
+      (n) => n >= 1,
+      'the model request',
+    );
     expect(textOf(model.requests[0]!.body.messages[0])).toContain(path!);
   });
 
@@ -121,9 +127,17 @@ describe('limits in the window', () => {
 
   test('a terminal paste longer than one request reaches the shell whole, in pieces', { timeout: 120_000 }, async () => {
     await page.getByRole('button', { name: 'Terminal', exact: true }).click();
-    const tabs = await until(() => page.evaluate(() => window.__keelTerminals?.tabs() ?? []), (list) => list.some((t) => t.kind === 'shell'), 'a shell tab');
+    const tabs = await until(
+      () => page.evaluate(() => window.__keelTerminals?.tabs() ?? []),
+      (list) => list.some((t) => t.kind === 'shell'),
+      'a shell tab',
+    );
     const shell = tabs.find((t) => t.kind === 'shell')!.id;
-    await until(() => page.evaluate((id) => window.__keelTerminals!.renderedChars(id), shell), (n) => n > 0, 'the prompt');
+    await until(
+      () => page.evaluate((id) => window.__keelTerminals!.renderedChars(id), shell),
+      (n) => n > 0,
+      'the prompt',
+    );
     await page.locator('#terminal-pane').click();
     // Counts the pasted p's only (the terminal may wrap a paste in bracketed-paste markers).
     await page.keyboard.type('tr -cd p | wc -c');

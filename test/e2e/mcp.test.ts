@@ -33,9 +33,15 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function axeViolations(selector: string): Promise<unknown[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async (root) => {
-    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Element): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document.querySelector(root)!);
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   }, selector);
 }
 
@@ -124,7 +130,10 @@ describe('MCP servers in the window', () => {
     const socket = await connectKeelSocket(keel.url);
     try {
       expect((await socket.request('settings.update', { language: 'zh-CN', theme: 'dark' })).ok).toBe(true);
-      const saved = await socket.request('mcp.saveServer', { name: 'broken', config: { command: process.execPath, args: ['-e', "console.error('error: DATABASE_URL is not set'); process.exit(2)"] } });
+      const saved = await socket.request('mcp.saveServer', {
+        name: 'broken',
+        config: { command: process.execPath, args: ['-e', "console.error('error: DATABASE_URL is not set'); process.exit(2)"] },
+      });
       expect(saved.ok).toBe(true);
     } finally {
       socket.close();

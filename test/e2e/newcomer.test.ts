@@ -61,7 +61,12 @@ const focusTop = () =>
     top.focus();
     top.removeAttribute('tabindex');
   });
-const active = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', className: document.activeElement?.className ?? '', text: document.activeElement?.textContent ?? '' }));
+const active = () =>
+  page.evaluate(() => ({
+    id: document.activeElement?.id ?? '',
+    className: document.activeElement?.className ?? '',
+    text: document.activeElement?.textContent ?? '',
+  }));
 
 beforeAll(async () => {
   writeOldSessions();

@@ -105,7 +105,9 @@ describe('plan board (keel web)', () => {
     // Drag and drop: the handle of RUN onto the lower half of WRITE puts it after WRITE.
     const target = row(page, WRITE);
     const box = (await target.boundingBox())!;
-    await row(page, RUN).locator('.drag-handle').dragTo(target, { targetPosition: { x: box.width / 2, y: box.height - 4 } });
+    await row(page, RUN)
+      .locator('.drag-handle')
+      .dragTo(target, { targetPosition: { x: box.width / 2, y: box.height - 4 } });
     version = await waitForNewVersion(page, version);
     expect(await stepTexts(page)).toEqual([READ, WRITE, RUN]);
 
@@ -206,7 +208,9 @@ describe('plan board (keel web)', () => {
     await addStep(pageB, 'Write a README');
     expect(await boardVersion(pageA)).toBe(seenByA); // A has not heard of it
 
-    await row(pageA, RUN).getByRole('button', { name: `Delete "${RUN}"` }).click();
+    await row(pageA, RUN)
+      .getByRole('button', { name: `Delete "${RUN}"` })
+      .click();
     const alert = pageA.locator('.notice[role="alert"]');
     await alert.waitFor();
     expect(await alert.innerText()).toContain('The plan changed while you were editing it');
@@ -226,7 +230,11 @@ describe('plan board (keel web)', () => {
 
   test('keyboard only: add, reword, reorder and delete without the mouse', async () => {
     const page = await openBoard();
-    const focused = () => page.evaluate(() => ({ label: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent, visible: document.activeElement?.matches(':focus-visible') }));
+    const focused = () =>
+      page.evaluate(() => ({
+        label: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+        visible: document.activeElement?.matches(':focus-visible'),
+      }));
 
     // Tab from the top of the page to the add field.
     for (let i = 0; i < 40 && (await focused()).label !== 'New step'; i++) await page.keyboard.press('Tab');

@@ -3,7 +3,19 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { hang, reply, startScriptedAnthropic, text, textOf, toolResults, toolResultText, toolUse, type ScriptedAnthropic, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
+import {
+  hang,
+  reply,
+  startScriptedAnthropic,
+  text,
+  textOf,
+  toolResults,
+  toolResultText,
+  toolUse,
+  type ScriptedAnthropic,
+  type ScriptedRequest,
+  type StaticStep,
+} from '../support/scriptedAnthropic';
 import { addStep, board, boardVersion, row, screenshot, stepTexts, waitForNewVersion } from './support/board';
 import { launchChromium, newPage, type PageOptions } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
@@ -85,7 +97,9 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function accessibilityProblems(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }
+    ).axe;
     return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
@@ -121,7 +135,14 @@ beforeAll(async () => {
       reply(toolUse('todo', { items: [{ content: 'Draft the notes', status: 'in_progress' }, { content: 'Send the notes' }] })),
       hang(),
       // 10, 11. Continue after the person's stop: the agent finishes.
-      reply(toolUse('todo', { items: [{ content: 'Draft the notes', status: 'completed' }, { content: 'Send the notes', status: 'completed' }] })),
+      reply(
+        toolUse('todo', {
+          items: [
+            { content: 'Draft the notes', status: 'completed' },
+            { content: 'Send the notes', status: 'completed' },
+          ],
+        }),
+      ),
       reply(text('Both steps are done.')),
       // 12, 13. In 简体中文: a plan, then a round the person stops.
       reply(toolUse('todo', { items: [{ content: 'Write the summary', status: 'in_progress' }, { content: 'Proofread it' }] })),
@@ -170,7 +191,9 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     expect(await stepTexts(page)).toEqual([READ, MY_WRITE, MINE]);
 
     // The agent's answer was written before it saw the edit: refused, and the chat says so neutrally.
-    whileEditing.release(reply(toolUse('todo', { items: [{ content: READ, status: 'completed' }, { content: WRITE, status: 'in_progress' }, { content: RUN }] })));
+    whileEditing.release(
+      reply(toolUse('todo', { items: [{ content: READ, status: 'completed' }, { content: WRITE, status: 'in_progress' }, { content: RUN }] })),
+    );
     const redo = chat(page).locator('.tool-card.phase-redo[data-tool="todo"]');
     await redo.waitFor({ timeout: 15_000 });
     expect(await redo.locator('.tool-summary').innerText()).toContain('based on an older plan');
@@ -230,7 +253,6 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await notice.locator('[data-override="dropped"]').getByText('Done').waitFor();
     await notice.locator('[data-override="reworded_back"]').getByText('Done').waitFor();
     expect(await notice.locator('[data-override="restored"]').getByRole('button', { name: 'Delete it again' }).isVisible()).toBe(true);
-
   }, 90_000);
 
   test('16.4: after Continue a task that ends with steps open is not "Done"; after "Mark the plan done" nothing says "unfinished"', async () => {
@@ -322,7 +344,9 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await statusOf(page, 'Check the logs').selectOption('in_progress');
     await row(page, 'Check the logs').getByRole('alert').waitFor();
     const current = await storedPlan();
-    const edited = await request((socket) => socket.request('plan.edit', { baseVersion: current.version, items: [...current.items, { content: 'Tell the team' }] }));
+    const edited = await request((socket) =>
+      socket.request('plan.edit', { baseVersion: current.version, items: [...current.items, { content: 'Tell the team' }] }),
+    );
     expect(edited.ok).toBe(true);
     await waitForNewVersion(page, version);
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
@@ -359,7 +383,10 @@ describe('the plan and the session state, as a person sees them (keel web + scri
   }, 60_000);
 
   test('16.9: move and delete never cover the step’s first line; a delete can be undone for a few seconds', async () => {
-    for (const viewport of [{ width: 1400, height: 900 }, { width: 1024, height: 700 }]) {
+    for (const viewport of [
+      { width: 1400, height: 900 },
+      { width: 1024, height: 700 },
+    ]) {
       const page = await open({ viewport });
       const long = row(page, 'Restart the service');
       await long.hover();

@@ -55,7 +55,12 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
 async function run(command: string, expectText: string): Promise<number> {
   await page.keyboard.type(command);
   await page.keyboard.press('Enter');
-  return until(() => hook.findLine(shell, expectText), (line) => line >= 0, 10_000, `"${expectText}" in the shell tab`);
+  return until(
+    () => hook.findLine(shell, expectText),
+    (line) => line >= 0,
+    10_000,
+    `"${expectText}" in the shell tab`,
+  );
 }
 
 const processes = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
@@ -101,7 +106,12 @@ describe('the terminal panel', () => {
     shell = tabs.find((tab) => tab.kind === 'shell')!.id;
     expect(await hook.activeId()).toBe(shell);
     expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('false');
-    await until(() => hook.renderedChars(shell), (chars) => chars > 0, 10_000, 'the first prompt');
+    await until(
+      () => hook.renderedChars(shell),
+      (chars) => chars > 0,
+      10_000,
+      'the first prompt',
+    );
     await page.locator('#terminal-pane').click();
     // Typed in two quoted pieces, so that the echoed command line does not read as the prompt.
     await run(`PS1='[keel''-prompt] '`, PROMPT);
@@ -126,12 +136,22 @@ describe('the terminal panel', () => {
     await page.keyboard.type('yes keel-flood');
     await page.keyboard.press('Enter');
     const before = await hook.renderedChars(shell);
-    await until(() => hook.renderedChars(shell), (chars) => chars > before + 500_000, 10_000, 'the flood');
+    await until(
+      () => hook.renderedChars(shell),
+      (chars) => chars > before + 500_000,
+      10_000,
+      'the flood',
+    );
     // The board still answers during the flood: a step added goes through main and back.
     await addStep(page, 'Added during the flood');
     expect(await stepTexts(page)).toContain('Added during the flood');
     const flowing = await hook.renderedChars(shell);
-    await until(() => hook.renderedChars(shell), (chars) => chars > flowing + 100_000, 10_000, 'the flood still flowing');
+    await until(
+      () => hook.renderedChars(shell),
+      (chars) => chars > flowing + 100_000,
+      10_000,
+      'the flood still flowing',
+    );
 
     await page.locator('#terminal-pane').click();
     // Behaviour, not speed (speeds belong in `npm run bench`): the prompt comes back after Ctrl-C,
@@ -149,17 +169,32 @@ describe('the terminal panel', () => {
     const second = await until(hook.tabs, (list) => list.filter((tab) => tab.kind === 'shell').length === 2, 10_000, 'a second shell tab');
     const id = second.filter((tab) => tab.kind === 'shell')[1]!.id;
     expect(await hook.activeId()).toBe(id);
-    await until(() => hook.renderedChars(id), (chars) => chars > 0, 10_000, 'the second prompt');
+    await until(
+      () => hook.renderedChars(id),
+      (chars) => chars > 0,
+      10_000,
+      'the second prompt',
+    );
     const marker = `sleep 300.${process.pid}`;
     await page.keyboard.type(`${marker} & echo started-$((1+1))`);
     await page.keyboard.press('Enter');
-    await until(() => hook.findLine(id, 'started-2'), (line) => line >= 0, 10_000, 'the background job');
+    await until(
+      () => hook.findLine(id, 'started-2'),
+      (line) => line >= 0,
+      10_000,
+      'the background job',
+    );
     expect(processes()).toContain(marker);
 
     const tab = page.getByRole('tab', { name: 'bash 2' }).or(page.getByRole('tab', { selected: true }));
     const name = (await tab.first().textContent()) ?? '';
     await page.getByRole('button', { name: `Close ${name}` }).click();
-    await until(async () => processes().includes(marker), (alive) => !alive, 8_000, 'the background sleep to end');
+    await until(
+      async () => processes().includes(marker),
+      (alive) => !alive,
+      8_000,
+      'the background sleep to end',
+    );
     expect((await hook.tabs()).some((entry) => entry.id === id)).toBe(false);
     expect(await hook.activeId()).toBe(shell);
   });
@@ -171,7 +206,12 @@ describe('the terminal panel', () => {
     await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
     const pill = page.getByRole('button', { name: /Agent/ }).filter({ has: page.locator('.terminal-badge') });
     await pill.waitFor({ timeout: 15_000 });
-    await until(() => pill.locator('.terminal-badge').textContent(), (count) => count === '2', 15_000, 'two agent commands on the badge');
+    await until(
+      () => pill.locator('.terminal-badge').textContent(),
+      (count) => count === '2',
+      15_000,
+      'two agent commands on the badge',
+    );
     expect(await page.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')).toBe('false');
 
     await pill.click();
@@ -212,20 +252,38 @@ describe('the terminal panel', () => {
     // The panel's own toggle (not the badge) opens it on the Agent tab, not on the shell.
     await page.getByRole('button', { name: 'Terminal', exact: true }).click();
     expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('true');
-    await until(() => hook.lines('agent'), (all) => all.some((line) => line.includes('third-3')), 10_000, 'the third command');
+    await until(
+      () => hook.lines('agent'),
+      (all) => all.some((line) => line.includes('third-3')),
+      10_000,
+      'the third command',
+    );
     await screenshot(page, 'terminal-agent-expanded');
 
     // A new session: the Agent tab shows none of the previous session's commands.
     await page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: 'New session', exact: true }).click();
-    await until(() => hook.lines('agent'), (all) => !all.join('\n').includes('third-3'), 10_000, 'the Agent tab to start over');
+    await until(
+      () => hook.lines('agent'),
+      (all) => !all.join('\n').includes('third-3'),
+      10_000,
+      'the Agent tab to start over',
+    );
     const text = (await hook.lines('agent')).join('\n');
     expect(text).not.toContain(AGENT_OK);
     expect(text).toContain('Commands the agent runs appear here');
     await screenshot(page, 'terminal-agent-new-session');
 
     // Back to the first session: its commands are there again, as they ran, and only once.
-    await page.getByRole('navigation', { name: 'Sessions and folders' }).getByRole('button', { name: /^Run two commands/ }).click();
-    const again = await until(() => hook.lines('agent'), (all) => all.some((line) => line.includes('third-3')), 10_000, 'the first session’s commands');
+    await page
+      .getByRole('navigation', { name: 'Sessions and folders' })
+      .getByRole('button', { name: /^Run two commands/ })
+      .click();
+    const again = await until(
+      () => hook.lines('agent'),
+      (all) => all.some((line) => line.includes('third-3')),
+      10_000,
+      'the first session’s commands',
+    );
     const replayed = again.join('\n');
     expect(replayed.split(`$ ${AGENT_OK}`)).toHaveLength(2);
     expect(replayed).toContain('✗ exit code 2');
@@ -241,13 +299,23 @@ describe('the terminal panel', () => {
     if ((await other.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')) === 'false') {
       await other.getByRole('button', { name: 'Terminal', exact: true }).click();
     }
-    const tabs = await until(() => other.evaluate(() => window.__keelTerminals?.tabs() ?? []), (list) => list.some((tab) => tab.kind === 'shell'), 10_000, 'the shell re-attached');
+    const tabs = await until(
+      () => other.evaluate(() => window.__keelTerminals?.tabs() ?? []),
+      (list) => list.some((tab) => tab.kind === 'shell'),
+      10_000,
+      'the shell re-attached',
+    );
     expect(tabs.filter((tab) => tab.kind === 'shell').map((tab) => tab.id)).toEqual([shell]);
     await other.getByRole('tab', { name: 'bash' }).click();
     await other.locator('#terminal-pane').click();
     await other.keyboard.type(String.raw`printf '\e[31mred\e[0m \e[32mgreen\e[0m \e[34mblue\e[0m \xe6\xb1\x89\xe5\xad\x97 😀 https://example.com\n'`);
     await other.keyboard.press('Enter');
-    await until(() => other.evaluate((id) => window.__keelTerminals!.findLine(id, 'https://example.com'), shell), (line) => line >= 0, 10_000, 'the colours');
+    await until(
+      () => other.evaluate((id) => window.__keelTerminals!.findLine(id, 'https://example.com'), shell),
+      (line) => line >= 0,
+      10_000,
+      'the colours',
+    );
     const background = await other.evaluate(() => getComputedStyle(document.querySelector('.terminal-host .xterm-viewport')!).backgroundColor);
     expect(background).toBe('rgb(21, 22, 26)');
     await screenshot(other, 'terminal-dark');

@@ -59,7 +59,12 @@ async function openShell(on: Page): Promise<string> {
 async function run(on: Page, id: string, command: string, expectText: string): Promise<void> {
   await on.keyboard.type(command);
   await on.keyboard.press('Enter');
-  await until(() => hook(on).findLine(id, expectText), (line) => line >= 0, 15_000, `"${expectText}"`);
+  await until(
+    () => hook(on).findLine(id, expectText),
+    (line) => line >= 0,
+    15_000,
+    `"${expectText}"`,
+  );
 }
 
 const count = (lines: string[], exact: string) => lines.filter((line) => line === exact).length;
@@ -93,7 +98,12 @@ describe('terminals across a reload', () => {
     await page.locator('.chat-panel[data-agent-running="false"]').waitFor({ timeout: 20_000 });
 
     shell = await openShell(page);
-    await until(() => hook(page).lines(shell), (lines) => lines.some((line) => line.trim() !== ''), 15_000, 'the first prompt');
+    await until(
+      () => hook(page).lines(shell),
+      (lines) => lines.some((line) => line.trim() !== ''),
+      15_000,
+      'the first prompt',
+    );
     await page.locator('#terminal-pane').click();
     await run(page, shell, `PS1='[keel''-prompt] '`, PROMPT);
     // 3,000 lines: most of them in the scrollback, far above the screen.
@@ -105,32 +115,51 @@ describe('terminals across a reload', () => {
     // Output that goes on across the reload.
     await page.keyboard.type('for i in $(seq 1 30); do echo tick-$i; sleep 0.1; done; echo ticks-$((10+5))');
     await page.keyboard.press('Enter');
-    await until(() => hook(page).lines(shell), (lines) => lines.includes('tick-3'), 15_000, 'the ticks to start');
+    await until(
+      () => hook(page).lines(shell),
+      (lines) => lines.includes('tick-3'),
+      15_000,
+      'the ticks to start',
+    );
   });
 
-  test('after a reload mid-output: the screen and scrollback are back, the output goes on without gaps or repeats, and the Agent tab has the earlier command', { timeout: 90_000 }, async () => {
-    await page.reload();
-    await page.locator('section.chat-panel textarea').waitFor();
-    const id = await openShell(page);
-    expect(id).toBe(shell);
-    const lines = await until(() => hook(page).lines(shell), (all) => all.includes('ticks-15'), 20_000, 'the ticks to finish after the reload');
-    expect(lines).toContain('line-1');
-    expect(lines).toContain('line-3000');
-    expect(lines.some((text) => text.includes('中文-split'))).toBe(true);
-    for (let i = 1; i <= 30; i++) expect(count(lines, `tick-${i}`), `tick-${i} once`).toBe(1);
-    const line = await hook(page).findLine(shell, '中文-split');
-    expect(await hook(page).cell(shell, line, 0)).toEqual({ chars: '中', width: 2 });
+  test(
+    'after a reload mid-output: the screen and scrollback are back, the output goes on without gaps or repeats, and the Agent tab has the earlier command',
+    { timeout: 90_000 },
+    async () => {
+      await page.reload();
+      await page.locator('section.chat-panel textarea').waitFor();
+      const id = await openShell(page);
+      expect(id).toBe(shell);
+      const lines = await until(
+        () => hook(page).lines(shell),
+        (all) => all.includes('ticks-15'),
+        20_000,
+        'the ticks to finish after the reload',
+      );
+      expect(lines).toContain('line-1');
+      expect(lines).toContain('line-3000');
+      expect(lines.some((text) => text.includes('中文-split'))).toBe(true);
+      for (let i = 1; i <= 30; i++) expect(count(lines, `tick-${i}`), `tick-${i} once`).toBe(1);
+      const line = await hook(page).findLine(shell, '中文-split');
+      expect(await hook(page).cell(shell, line, 0)).toEqual({ chars: '中', width: 2 });
 
-    // The shell answers the reloaded page.
-    await page.locator('#terminal-pane').click();
-    await run(page, shell, 'echo after-reload-$((1+1))', 'after-reload-2');
-    await screenshot(page, 'terminal-after-reload');
+      // The shell answers the reloaded page.
+      await page.locator('#terminal-pane').click();
+      await run(page, shell, 'echo after-reload-$((1+1))', 'after-reload-2');
+      await screenshot(page, 'terminal-after-reload');
 
-    await page.getByRole('tab', { name: 'Agent' }).click();
-    const agent = await until(() => hook(page).lines('agent'), (all) => all.some((text) => text.includes('agent-before-reload-21')), 15_000, 'the earlier agent command');
-    expect(agent.join('\n')).toContain(AGENT_COMMAND);
-    await screenshot(page, 'terminal-agent-after-reload');
-  });
+      await page.getByRole('tab', { name: 'Agent' }).click();
+      const agent = await until(
+        () => hook(page).lines('agent'),
+        (all) => all.some((text) => text.includes('agent-before-reload-21')),
+        15_000,
+        'the earlier agent command',
+      );
+      expect(agent.join('\n')).toContain(AGENT_COMMAND);
+      await screenshot(page, 'terminal-agent-after-reload');
+    },
+  );
 
   test('a second page on the same keel web sees the same shells, and what is typed in one shows in both', { timeout: 90_000 }, async () => {
     const second = await newPage(browser, { viewport: { width: 1400, height: 900 } });
@@ -140,11 +169,21 @@ describe('terminals across a reload', () => {
       await second.page.locator('section.chat-panel textarea').waitFor();
       const id = await openShell(second.page);
       expect(id).toBe(shell);
-      const lines = await until(() => hook(second.page).lines(shell), (all) => all.includes('after-reload-2'), 15_000, 'the shell’s screen in the second page');
+      const lines = await until(
+        () => hook(second.page).lines(shell),
+        (all) => all.includes('after-reload-2'),
+        15_000,
+        'the shell’s screen in the second page',
+      );
       expect(lines).toContain('line-3000');
       await second.page.locator('#terminal-pane').click();
       await run(second.page, shell, 'echo from-second-$((3+4))', 'from-second-7');
-      await until(() => hook(page).findLine(shell, 'from-second-7'), (found) => found >= 0, 15_000, 'the second page’s command in the first page');
+      await until(
+        () => hook(page).findLine(shell, 'from-second-7'),
+        (found) => found >= 0,
+        15_000,
+        'the second page’s command in the first page',
+      );
       await screenshot(second.page, 'terminal-second-page');
     } finally {
       await second.context.close();

@@ -62,8 +62,17 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function accessibilityProblems(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run(document)).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
 }
@@ -139,7 +148,12 @@ describe('the workbench while the agent works (keel web + scripted model)', () =
 
   test('Mark the plan done: every step completed by the person, the stop message gone', async () => {
     const page = await openWorkbench();
-    model.push(...stopsUnfinished([{ content: 'Add a README', status: 'in_progress' }, { content: 'Link it from the docs', status: 'pending' }]));
+    model.push(
+      ...stopsUnfinished([
+        { content: 'Add a README', status: 'in_progress' },
+        { content: 'Link it from the docs', status: 'pending' },
+      ]),
+    );
     await sendTask('Write a README');
     const banner = page.getByRole('region', { name: 'Stopped with an unfinished plan' });
     await banner.waitFor();
@@ -162,11 +176,13 @@ describe('the workbench while the agent works (keel web + scripted model)', () =
     const socket = await connectKeelSocket(keel.url);
     try {
       let pending: string | undefined;
-      await expect.poll(async () => {
-        const status = await socket.request('agent.status', {});
-        pending = status.ok ? status.value.pendingApprovals[0]?.id : undefined;
-        return pending !== undefined;
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const status = await socket.request('agent.status', {});
+          pending = status.ok ? status.value.pendingApprovals[0]?.id : undefined;
+          return pending !== undefined;
+        })
+        .toBe(true);
       await expect.poll(() => page.getByRole('contentinfo').innerText()).toContain('Waiting for you');
       expect((await socket.request('approval.respond', { id: pending!, answer: { decision: 'allow_session' } })).ok).toBe(true);
       await expect.poll(() => page.getByRole('contentinfo').innerText()).toContain('Done');

@@ -50,7 +50,11 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   // page.evaluate runs over the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document);
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
@@ -147,10 +151,12 @@ describe('the workbench window (keel web)', () => {
     const again = dialog.getByRole('combobox', { name: 'Folder path' });
     expect(await again.inputValue()).toBe(`${root.path}/`);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
-    await expect.poll(async () => {
-      await again.press('ArrowDown');
-      return again.getAttribute('aria-expanded');
-    }).toBe('true');
+    await expect
+      .poll(async () => {
+        await again.press('ArrowDown');
+        return again.getAttribute('aria-expanded');
+      })
+      .toBe('true');
     expect(await dialog.getByRole('option').allInnerTexts()).toEqual(['demo-project', 'demo-two', 'other'].map((name) => `${join(root.path, name)}/`));
     await again.press('ArrowDown');
     await screenshot(page, 'workbench-open-folder-dialog');

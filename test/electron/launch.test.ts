@@ -57,7 +57,8 @@ function findDisplay(): string | null {
 const target = chooseLaunchTarget({ root, platform: process.platform, exists: existsSync, override: process.env.KEEL_ELECTRON_APP, electron: findElectron() });
 const skipReason = target.kind === 'none' ? target.reason : findDisplay();
 if (skipReason) console.log(`Electron launch test skipped: ${skipReason}`);
-else if (target.kind !== 'none') console.log(`Electron launch test runs the ${target.kind === 'packaged' ? 'packaged test build' : 'dev build'}: ${target.executable}`);
+else if (target.kind !== 'none')
+  console.log(`Electron launch test runs the ${target.kind === 'packaged' ? 'packaged test build' : 'dev build'}: ${target.executable}`);
 
 const TASK = 'Write hello.txt';
 const STEPS = ['Write hello.txt', 'Say what was done'];
@@ -86,7 +87,15 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
     model = await startScriptedAnthropic({
       apiKey: 'k',
       script: [
-        reply(text('A plan first.'), toolUse('todo', { items: [{ content: STEPS[0], status: 'in_progress', activeForm: 'Writing hello.txt' }, { content: STEPS[1], status: 'pending' }] })),
+        reply(
+          text('A plan first.'),
+          toolUse('todo', {
+            items: [
+              { content: STEPS[0], status: 'in_progress', activeForm: 'Writing hello.txt' },
+              { content: STEPS[1], status: 'pending' },
+            ],
+          }),
+        ),
         reply(toolUse('write_file', { path: 'hello.txt', content: HELLO })),
         reply(toolUse('todo', { items: STEPS.map((content) => ({ content, status: 'completed' })) })),
         reply(text('I wrote hello.txt.')),
@@ -173,7 +182,15 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
         secure: String(isSecureContext),
       };
     });
-    expect(probe).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined', Buffer: 'undefined', keelIpc: 'object', origin: 'keel://app', secure: 'true' });
+    expect(probe).toEqual({
+      require: 'undefined',
+      process: 'undefined',
+      module: 'undefined',
+      Buffer: 'undefined',
+      keelIpc: 'object',
+      origin: 'keel://app',
+      secure: 'true',
+    });
 
     // The bridge speaks the contract and nothing else.
     const answers = await page.evaluate(async () => {
@@ -240,7 +257,8 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
 
   it.skipIf(process.platform === 'win32')('quits with a shell running and leaves none of its processes behind', { timeout: 60_000 }, async () => {
     const started = await page.evaluate(async (mark) => {
-      const ipc = (globalThis as unknown as { keelIpc: { request(channel: string, input: unknown): Promise<{ ok: boolean; value?: { id: string } }> } }).keelIpc;
+      const ipc = (globalThis as unknown as { keelIpc: { request(channel: string, input: unknown): Promise<{ ok: boolean; value?: { id: string } }> } })
+        .keelIpc;
       const tab = await ipc.request('terminal.create', { cols: 80, rows: 24 });
       if (!tab.ok || !tab.value) return false;
       await ipc.request('terminal.input', { id: tab.value.id, data: `sleep 300.${mark} & nohup sleep 301.${mark} >/dev/null 2>&1 &\r` });

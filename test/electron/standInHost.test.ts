@@ -60,7 +60,9 @@ function runMain(env: Record<string, string>): Promise<{ report: Report; code: n
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'NODE_OPTIONS']) delete childEnv[name];
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', register, mainFile], { cwd: dir, env: childEnv, timeout: 90_000 }, (error, _stdout, stderr) => {
-      const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : ({ errors: [`no report; ${error?.message ?? ''}`] } as Report);
+      const report = existsSync(reportFile)
+        ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report)
+        : ({ errors: [`no report; ${error?.message ?? ''}`] } as Report);
       resolve({ report, code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
     });
   });
@@ -82,7 +84,10 @@ describe.skipIf(!built)('the Electron main process, with a stand-in electron', (
     expect(code, stderr).toBe(0);
 
     // The scheme is privileged before ready, and handled once ready; the window loads it, not a file.
-    expect(report.privileged).toEqual({ schemes: [{ scheme: 'keel', privileges: { standard: true, secure: true, supportFetchAPI: true } }], beforeReady: true });
+    expect(report.privileged).toEqual({
+      schemes: [{ scheme: 'keel', privileges: { standard: true, secure: true, supportFetchAPI: true } }],
+      beforeReady: true,
+    });
     expect(report.calls.indexOf('registerSchemesAsPrivileged')).toBeLessThan(report.calls.indexOf('whenReady'));
     expect(report.calls).toContain('protocol.handle:keel');
     expect(report.loadedURL).toBe('keel://app/index.html');
@@ -111,7 +116,10 @@ describe.skipIf(!built)('the Electron main process, with a stand-in electron', (
     // folder that cannot be opened is said in a warning box.
     expect(report.titles).toContain(`picked-project — Keel (${picked})`);
     expect(report.titles).toContain(`second-project — Keel (${second})`);
-    expect(report.sent.filter((event) => event.channel === 'keel:workspace.changed').map((event) => (event.payload as { path: string }).path)).toEqual([picked, second]);
+    expect(report.sent.filter((event) => event.channel === 'keel:workspace.changed').map((event) => (event.payload as { path: string }).path)).toEqual([
+      picked,
+      second,
+    ]);
     expect(report.secondInstanceFocus).toEqual(['restore', 'show', 'focus']);
     expect(report.messageBoxes).toHaveLength(1);
     expect(report.messageBoxes[0]).toContain('/nonexistent/keel-folder');

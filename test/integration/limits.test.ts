@@ -49,7 +49,9 @@ describe('limits over IPC', () => {
     expect(message.message).toContain(`at most ${LIMITS.messageChars} characters`);
     const input = errorOf(await invoke('terminal.input', { id: 't1', data: 'i'.repeat(LIMITS.terminalInputChars + 1) }));
     expect(input.message).toContain(`at most ${LIMITS.terminalInputChars} characters`);
-    const tooMany = errorOf(await invoke('plan.edit', { baseVersion: 0, items: Array.from({ length: LIMITS.planEditItems + 1 }, (_, i) => ({ content: `step ${i}` })) }));
+    const tooMany = errorOf(
+      await invoke('plan.edit', { baseVersion: 0, items: Array.from({ length: LIMITS.planEditItems + 1 }, (_, i) => ({ content: `step ${i}` })) }),
+    );
     expect(tooMany.message).toContain(`at most ${LIMITS.planEditItems}`);
     const tooLong = errorOf(await invoke('plan.edit', { baseVersion: 0, items: [{ content: 'c'.repeat(3 * 1024 * 1024) }] }));
     expect(tooLong.message).toContain('Too long');
@@ -66,7 +68,9 @@ describe('limits over IPC', () => {
     expect(b).not.toBe(a); // never over an earlier paste
     expect(readFileSync(join(workspace, a), 'utf8')).toBe(text);
     expect(readFileSync(join(workspace, b), 'utf8')).toBe('another');
-    expect(errorOf(await invoke('paste.save', { text: 'x'.repeat(LIMITS.pasteFileChars + 1) })).message).toContain(`at most ${LIMITS.pasteFileChars} characters`);
+    expect(errorOf(await invoke('paste.save', { text: 'x'.repeat(LIMITS.pasteFileChars + 1) })).message).toContain(
+      `at most ${LIMITS.pasteFileChars} characters`,
+    );
   });
 
   it('refuses to save a paste through a .keel that links out of the workspace', async () => {

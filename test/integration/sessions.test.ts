@@ -114,7 +114,10 @@ describe('a transcript damaged by a crash', () => {
     expect(second.logs).toEqual([`warning: ${second.session.warnings[0]}`]);
     expect(snapshot(second.session.plan)).toEqual(v1);
 
-    const v2 = await edit(second.core, 1, [{ content: 'Step one', status: 'completed' }, { content: 'Step two', status: 'in_progress' }]);
+    const v2 = await edit(second.core, 1, [
+      { content: 'Step one', status: 'completed' },
+      { content: 'Step two', status: 'in_progress' },
+    ]);
     expect(v2.version).toBe(2);
     const written = lines(path);
     // The fragment stays on its own line; the new record did not glue onto it.
@@ -140,10 +143,7 @@ describe('a transcript damaged by a crash', () => {
     writeFileSync(path, [original[0], original[1], 'garbage {{{ not json', '["a list is not a record"]', ...original.slice(2)].join('\n'));
 
     const second = start();
-    expect(second.session.warnings).toEqual([
-      `${path}: line 3 is damaged and was skipped.`,
-      `${path}: line 4 is not a transcript record and was skipped.`,
-    ]);
+    expect(second.session.warnings).toEqual([`${path}: line 3 is damaged and was skipped.`, `${path}: line 4 is not a transcript record and was skipped.`]);
     expect(snapshot(second.session.plan)).toEqual(v2);
     expect(second.session.plan.history.map((v) => v.version)).toEqual([1, 2]);
   });
@@ -175,7 +175,10 @@ describe('a transcript damaged by a crash', () => {
     expect(readFileSync(path, 'utf8')).toBe(fileBefore);
 
     // The session goes on: the next accepted edit is version 2 and survives the next restart.
-    const v2 = await edit(second.core, 1, [{ content: 'Write the code', status: 'completed' }, { content: 'Test it', status: 'in_progress' }]);
+    const v2 = await edit(second.core, 1, [
+      { content: 'Write the code', status: 'completed' },
+      { content: 'Test it', status: 'in_progress' },
+    ]);
     const third = start();
     expect(snapshot(third.session.plan)).toEqual(v2);
     expect(third.session.warnings).toHaveLength(1);
@@ -197,7 +200,10 @@ describe('plan versions in the transcript', () => {
       );
     }
     // One reworded step and a new one at the end: only they carry their text.
-    plan = await edit(first.core, plan.version, [...plan.items.slice(0, 11).map((item, i) => ({ ...item, content: i === 10 ? 'Shorter step' : item.content })), { content: 'A new last step' }]);
+    plan = await edit(first.core, plan.version, [
+      ...plan.items.slice(0, 11).map((item, i) => ({ ...item, content: i === 10 ? 'Shorter step' : item.content })),
+      { content: 'A new last step' },
+    ]);
     const records = lines(first.session.transcriptPath).filter((l) => l.includes('"type":"plan"'));
     expect(records).toHaveLength(10);
     expect(records[0]!.length).toBeGreaterThan(12 * 480);
@@ -228,12 +234,15 @@ describe('plan versions in the transcript', () => {
     expect(snapshot(second.session.plan)).toEqual(v1);
   });
 
-  it('refuses a board edit with an item over 500 characters, in the validator\'s words; a 3 MB one already at the contract', async () => {
+  it("refuses a board edit with an item over 500 characters, in the validator's words; a 3 MB one already at the contract", async () => {
     const first = start();
     const long = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(600) }] })) as Result<PlanSnapshot>;
     expect(long.ok).toBe(false);
     if (!long.ok) expect(long.error.message).toContain('Item 1 is 600 characters long; at most 500 are allowed');
-    const huge = (await dispatchRequest(first.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'x'.repeat(3 * 1024 * 1024) }] })) as Result<PlanSnapshot>;
+    const huge = (await dispatchRequest(first.core.handlers, 'plan.edit', {
+      baseVersion: 0,
+      items: [{ content: 'x'.repeat(3 * 1024 * 1024) }],
+    })) as Result<PlanSnapshot>;
     expect(huge.ok).toBe(false);
     if (!huge.ok) expect(huge.error.message).toContain('Too long');
     expect(lines(first.session.transcriptPath).filter((l) => l.includes('"type":"plan"'))).toEqual([]);

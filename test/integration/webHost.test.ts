@@ -323,10 +323,7 @@ describe('the plan over the socket', () => {
     const a = await open();
     const b = await open();
     const first = value<PlanSnapshot>(await a.request('plan.edit', { baseVersion: 0, items }));
-    const stale = expectError(
-      await b.request('plan.edit', { baseVersion: 0, items: [{ content: 'Something else entirely' }] }),
-      'plan_conflict',
-    );
+    const stale = expectError(await b.request('plan.edit', { baseVersion: 0, items: [{ content: 'Something else entirely' }] }), 'plan_conflict');
     expect(stale.message).toContain('version 0');
     expect(stale.message).toContain('version 1');
     expect(stale.details).toEqual({ current: first });

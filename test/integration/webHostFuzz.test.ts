@@ -225,7 +225,7 @@ describe('keel web under malformed input', () => {
 
     // An ordinary pasted log of 5 MB as a chat message: within the frame limit, over the message limit.
     const paste = await client();
-    const reply = await paste.request('task.send', { text: 'log line\n'.repeat(5 * 1024 * 1024 / 9) });
+    const reply = await paste.request('task.send', { text: 'log line\n'.repeat((5 * 1024 * 1024) / 9) });
     expect(reply.result.ok).toBe(false);
     expect(reply.result.error?.code).toBe('bad_request');
     expect(reply.result.error?.message).toContain(`at most ${LIMITS.messageChars} characters`);
@@ -240,7 +240,34 @@ describe('keel web under malformed input', () => {
 
   it('survives a bounded run of random request lines and frames', async () => {
     const random = prng(0x6b65656c);
-    const pieces = ['GET', 'POST', ' ', '/', '//', '[', ']', ':', '%', '%zz', '?', '#', '@', '\\', '..', 'ws', 'token=', '\x00', '\x7f', '\xff', 'HTTP/1.1', '\r\n', 'Host: ', host(), 'Upgrade: websocket', 'Connection: Upgrade'];
+    const pieces = [
+      'GET',
+      'POST',
+      ' ',
+      '/',
+      '//',
+      '[',
+      ']',
+      ':',
+      '%',
+      '%zz',
+      '?',
+      '#',
+      '@',
+      '\\',
+      '..',
+      'ws',
+      'token=',
+      '\x00',
+      '\x7f',
+      '\xff',
+      'HTTP/1.1',
+      '\r\n',
+      'Host: ',
+      host(),
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+    ];
     for (let i = 0; i < 150; i++) {
       let request = '';
       const length = 3 + Math.floor(random() * 12);

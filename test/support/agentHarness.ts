@@ -58,7 +58,8 @@ export async function startAgentHarness(
     compactAt: 0.8,
     ...options.settings,
   };
-  if (options.approvals || options.settingsFile) writeSettingsFile(dataDir, { ...options.settingsFile, ...(options.approvals ? { approvalMode: options.approvals } : {}) });
+  if (options.approvals || options.settingsFile)
+    writeSettingsFile(dataDir, { ...options.settingsFile, ...(options.approvals ? { approvalMode: options.approvals } : {}) });
   options.beforeOpen?.(workspace);
   const core = new KeelCore({
     dataDir,

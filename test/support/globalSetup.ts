@@ -73,7 +73,8 @@ function commandLineFilters(args: string[]): string[] {
     const arg = args[i]!;
     if (arg.startsWith('-')) {
       // Options with a separate value (`--config x`, `-t name`) take the next word with them.
-      if (!arg.includes('=') && ['--config', '-c', '--root', '-r', '--testNamePattern', '-t', '--project', '--dir', '--reporter', '--outputFile'].includes(arg)) i++;
+      if (!arg.includes('=') && ['--config', '-c', '--root', '-r', '--testNamePattern', '-t', '--project', '--dir', '--reporter', '--outputFile'].includes(arg))
+        i++;
       continue;
     }
     if (filters.length === 0 && ['run', 'watch', 'dev', 'related'].includes(arg)) continue;

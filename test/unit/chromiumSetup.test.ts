@@ -55,7 +55,13 @@ describe('the global setup', () => {
     expect(line).toContain('apt-get install chromium');
     expect(line).toContain('KEEL_CHROMIUM');
 
-    const failed = ensureChromium({ ...needs, canInstall: () => true, install: () => { throw new Error('E: Unable to locate package chromium\nmore'); } });
+    const failed = ensureChromium({
+      ...needs,
+      canInstall: () => true,
+      install: () => {
+        throw new Error('E: Unable to locate package chromium\nmore');
+      },
+    });
     expect(failed).toMatch(/^apt-get install chromium failed \(E: Unable to locate package chromium\); /);
   });
 });

@@ -105,7 +105,12 @@ describe('scripted Anthropic server: replies through the real SDK', () => {
   });
 
   it('streams a reply whose tool_use input the SDK reassembles from partial JSON', async () => {
-    const input = { items: [{ text: 'write the parser', done: false }, { text: 'test it — ünïcødé 🚀', done: true }] };
+    const input = {
+      items: [
+        { text: 'write the parser', done: false },
+        { text: 'test it — ünïcødé 🚀', done: true },
+      ],
+    };
     const { server, client } = await start({ script: [reply(text('Planning first.'), toolUse('todo', input))] });
 
     const stream = client.messages.stream(params([user('plan it')]));
@@ -185,7 +190,12 @@ describe('scripted Anthropic server: replies through the real SDK', () => {
   });
 
   it('waits delayMs before answering and chunkDelayMs between events', async () => {
-    const { client } = await start({ script: [{ ...reply('slow'), delayMs: 150 }, { ...reply('drip drip drip drip'), chunkDelayMs: 20 }] });
+    const { client } = await start({
+      script: [
+        { ...reply('slow'), delayMs: 150 },
+        { ...reply('drip drip drip drip'), chunkDelayMs: 20 },
+      ],
+    });
     let t0 = Date.now();
     await client.messages.create(params([user('a')]));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
@@ -286,9 +296,7 @@ describe('scripted Anthropic server: faults', () => {
 
   it('a cleanly ended but incomplete stream makes finalMessage() reject too', async () => {
     const { client } = await start({ script: [{ ...cut(5, 'half'), clean: true }] });
-    await expect(client.messages.stream(params([user('hi')])).finalMessage()).rejects.toThrow(
-      'stream ended without producing a Message with role=assistant',
-    );
+    await expect(client.messages.stream(params([user('hi')])).finalMessage()).rejects.toThrow('stream ended without producing a Message with role=assistant');
   });
 
   it('cuts a non-streaming JSON body: the SDK lets a bare TypeError through', async () => {
@@ -301,7 +309,10 @@ describe('scripted Anthropic server: faults', () => {
 
   it('sends an in-stream error event: the SDK throws an APIError without status', async () => {
     const { client } = await start({ script: [streamError(3, 'overloaded_error', 'partial')] });
-    const err = await client.messages.stream(params([user('hi')])).finalMessage().catch((e: unknown) => e);
+    const err = await client.messages
+      .stream(params([user('hi')]))
+      .finalMessage()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.APIError);
     expect(err).toMatchObject({ status: undefined, type: 'overloaded_error' });
   });
@@ -411,7 +422,13 @@ describe('scripted Anthropic server: validation like the real API', () => {
 
   it('rejects a tool_result that answers no tool_use of the previous message', async () => {
     const { client } = await start({ script: [] });
-    const messages = [...toolTurn(), user([{ type: 'tool_result', tool_use_id: 'toolu_01abc' }, { type: 'tool_result', tool_use_id: 'toolu_01zzz' }])];
+    const messages = [
+      ...toolTurn(),
+      user([
+        { type: 'tool_result', tool_use_id: 'toolu_01abc' },
+        { type: 'tool_result', tool_use_id: 'toolu_01zzz' },
+      ]),
+    ];
     await expect(client.messages.create(params(messages))).rejects.toThrow(
       'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01zzz.',
     );
@@ -452,7 +469,16 @@ describe('scripted Anthropic server: validation like the real API', () => {
         'A maximum of 4 blocks with cache_control may be provided. Found 5.',
       ],
       [{ ...ok, tools: [{ name: 'bad name', input_schema: { type: 'object' } }] }, "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"],
-      [{ ...ok, tools: [{ name: 'a', input_schema: { type: 'object' } }, { name: 'a', input_schema: { type: 'object' } }] }, 'tools: Tool names must be unique.'],
+      [
+        {
+          ...ok,
+          tools: [
+            { name: 'a', input_schema: { type: 'object' } },
+            { name: 'a', input_schema: { type: 'object' } },
+          ],
+        },
+        'tools: Tool names must be unique.',
+      ],
       [{ ...ok, thinking: { type: 'enabled', budget_tokens: 2048 } }, '`max_tokens` must be greater than `thinking.budget_tokens`'],
     ];
     for (const [body, expected] of cases) {

@@ -7,7 +7,15 @@ import { makePng } from '../support/png';
 const request = (source: object) => ({
   model: 'm',
   max_tokens: 10,
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'look' },
+        { type: 'image', source },
+      ],
+    },
+  ],
 });
 
 describe('image blocks in the scripted model', () => {
@@ -21,7 +29,19 @@ describe('image blocks in the scripted model', () => {
       messages: [
         { role: 'user', content: 'go' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a picture' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [
+                { type: 'text', text: 'a picture' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+              ],
+            },
+          ],
+        },
       ],
     };
     expect(validateMessagesRequest(inResult)).toBeNull();

@@ -9,7 +9,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = fileURLToPath(new URL('../support/fixtures/summary/vitest.config.ts', import.meta.url));
 
 it('counts a test file whose setup throws, or whose import fails, as failed', async () => {
-  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', config], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

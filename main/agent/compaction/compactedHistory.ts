@@ -56,7 +56,9 @@ export function compactedHead(input: CompactedHeadInput): ChatMessage {
 const TASK_CHARS = 8_000;
 
 function clipTask(task: string): string {
-  return task.length <= TASK_CHARS ? task : `${task.slice(0, TASK_CHARS)}\n[… the message goes on for ${task.length - TASK_CHARS} more characters; the transcript keeps it whole]`;
+  return task.length <= TASK_CHARS
+    ? task
+    : `${task.slice(0, TASK_CHARS)}\n[… the message goes on for ${task.length - TASK_CHARS} more characters; the transcript keeps it whole]`;
 }
 
 /** The compacted history: the head, then the kept recent rounds. */

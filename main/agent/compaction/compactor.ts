@@ -111,12 +111,23 @@ export function setAsideHistory(deps: Pick<CompactorDeps, 'session' | 'estimate'
   const size = deps.estimate(history);
   const summary = `(No summary: even with its tool results cleared the conversation did not fit the model's context window, so its ${history.length} messages were set aside. Keel's transcript keeps them; ask the person for what you need.)`;
   const head = compactedHead({ summary, task: deps.task, plan: deps.session.plan.items, summarizedMessages: history.length });
-  const record: CompactionRecord = { info: { ...info({ reason }, 'summarized', size, 0, history.length), summary }, cleared: [], keptFrom: history.length, head };
+  const record: CompactionRecord = {
+    info: { ...info({ reason }, 'summarized', size, 0, history.length), summary },
+    cleared: [],
+    keptFrom: history.length,
+    head,
+  };
   apply(deps, record);
   return record.info;
 }
 
-function info(plan: Pick<RoomPlan, 'reason'>, stage: CompactionInfo['stage'], before: number, clearedResults: number, summarizedMessages: number): CompactionInfo {
+function info(
+  plan: Pick<RoomPlan, 'reason'>,
+  stage: CompactionInfo['stage'],
+  before: number,
+  clearedResults: number,
+  summarizedMessages: number,
+): CompactionInfo {
   return { id: randomUUID(), stage, reason: plan.reason, beforeTokens: before, afterTokens: before, clearedResults, summarizedMessages };
 }
 
@@ -140,7 +151,10 @@ async function summarise(deps: CompactorDeps, older: readonly ChatMessage[], win
         { model: deps.settings.model, max_tokens: maxTokens, system: SUMMARY_SYSTEM, messages: summaryRequestMessages(older, budget) },
         { signal: deps.signal },
       );
-      const text = answer.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+      const text = answer.content
+        .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+        .join('\n')
+        .trim();
       if (text) return text;
       failure = 'the model answered with no text';
       break;

@@ -79,7 +79,13 @@ export class ContextKeeper {
   /** The person asked for it ("Compact now"): the older conversation is summarised. */
   async now(context: RoomContext): Promise<CompactionInfo[]> {
     const { compactAtTokens, windowTokens } = this.usage(context.settings);
-    return this.run(context, { reason: 'manual', summarize: true, targetTokens: Math.floor(compactAtTokens * TARGET_SHARE), enoughTokens: 0, window: windowTokens });
+    return this.run(context, {
+      reason: 'manual',
+      summarize: true,
+      targetTokens: Math.floor(compactAtTokens * TARGET_SHARE),
+      enoughTokens: 0,
+      window: windowTokens,
+    });
   }
 
   /**
@@ -108,10 +114,7 @@ export class ContextKeeper {
   private async run(context: RoomContext, plan: RoomPlan): Promise<CompactionInfo[]> {
     // A refusal has just measured the request; otherwise the last answer's usage is the measure.
     if (plan.reason !== 'refused') this.tracker.calibrate(this.prefixTokens, this.session.messages);
-    const infos = await makeRoom(
-      { ...context, session: this.session, estimate: (messages) => this.tracker.estimateWhole(this.prefixTokens, messages) },
-      plan,
-    );
+    const infos = await makeRoom({ ...context, session: this.session, estimate: (messages) => this.tracker.estimateWhole(this.prefixTokens, messages) }, plan);
     if (infos.length > 0) this.tracker.reset();
     for (const info of infos) this.onCompaction(info);
     return infos;

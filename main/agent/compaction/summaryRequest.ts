@@ -3,7 +3,7 @@ import type { ChatMessage } from '../messageTypes';
 import { resultText } from './placeholder';
 
 /** The side request's system prompt starts with this, so tests (and logs) can tell it apart. */
-export const SUMMARY_SYSTEM_MARK = 'You write the hand-over summary of a coding agent\'s conversation';
+export const SUMMARY_SYSTEM_MARK = "You write the hand-over summary of a coding agent's conversation";
 
 export const SUMMARY_SYSTEM = `${SUMMARY_SYSTEM_MARK} whose older part no longer fits the model's context window. An engineer (another instance of the agent) will continue the task from your summary and the most recent messages, without seeing what you summarise.`;
 

@@ -9,7 +9,12 @@ import { prepareMessageAttachments } from './messageAttachments';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
-export function agentHandlers(core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentSession' | 'modelSettings' | 'options' | 'settings'>): Pick<Handlers, 'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'> {
+export function agentHandlers(
+  core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentSession' | 'modelSettings' | 'options' | 'settings'>,
+): Pick<
+  Handlers,
+  'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'
+> {
   return {
     /** While a task runs, a new message is queued for the agent's next step rather than refused. */
     'task.send': async ({ text, images, mentions }) => {
@@ -39,14 +44,17 @@ export function agentHandlers(core: Pick<HandlerContext, 'approvalMode' | 'curre
         approvalMode: session ? core.approvalMode(session) : core.settings.view().approvalMode,
         pendingApprovals: agent?.approvals.pending ?? [],
         queued: agent?.queued ?? [],
-        ...(agent && session ? { context: agent.contextUsage(core.modelSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files } : {}),
+        ...(agent && session
+          ? { context: agent.contextUsage(core.modelSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files }
+          : {}),
         ...(agent?.lastOpenSteps === undefined ? {} : { openAtEnd: agent.lastOpenSteps }),
       });
     },
     'context.compact': async () => {
       const agent = core.currentAgent;
       if (!agent) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
-      if (agent.running) return fail(ErrorCodes.taskRunning, 'A task is running: Keel makes room by itself while it works. Wait for it to finish (or stop it), then compact.');
+      if (agent.running)
+        return fail(ErrorCodes.taskRunning, 'A task is running: Keel makes room by itself while it works. Wait for it to finish (or stop it), then compact.');
       try {
         return ok({ compactions: await agent.compactNow() });
       } catch (error) {

@@ -9,7 +9,9 @@ import { readTranscript } from '../../session/transcript';
 import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
-export function sessionHandlers(core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'openWorkspace' | 'options'>): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
+export function sessionHandlers(
+  core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'openWorkspace' | 'options'>,
+): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
   const dataDir = core.options.dataDir;
   const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
   return {
@@ -29,7 +31,10 @@ export function sessionHandlers(core: Pick<HandlerContext, 'currentAgent' | 'cur
       const session = core.currentSession;
       if (!session) return noFolder();
       if (!sessionExists(dataDir, session.workspace, id)) {
-        return fail(ErrorCodes.workspaceNotFound, `There is no session "${id}" for this folder (it may have been deleted). Pick one from the list, or start a new one.`);
+        return fail(
+          ErrorCodes.workspaceNotFound,
+          `There is no session "${id}" for this folder (it may have been deleted). Pick one from the list, or start a new one.`,
+        );
       }
       return core.openWorkspace(session.workspace, { sessionId: id });
     },

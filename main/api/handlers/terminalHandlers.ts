@@ -3,7 +3,9 @@ import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 /** The person's own shells in tabs; see TerminalManager for what each call does. */
-export function terminalHandlers(core: Pick<HandlerContext, 'terminals'>): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.snapshot' | 'terminal.close'> {
+export function terminalHandlers(
+  core: Pick<HandlerContext, 'terminals'>,
+): Pick<Handlers, 'terminal.create' | 'terminal.list' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.snapshot' | 'terminal.close'> {
   // Read at call time: the handlers are built while the core is still being constructed.
   const terminals = () => core.terminals;
   return {

@@ -6,11 +6,12 @@ import type { HandlerContext } from '../handlerContext';
 import { workspaceInfo } from '../snapshots';
 import type { Handlers } from '../dispatch';
 
-export function workspaceHandlers(core: Pick<HandlerContext, 'currentSession' | 'openWorkspace' | 'options'>): Pick<Handlers, 'app.info' | 'workspace.current' | 'workspace.open' | 'workspace.choose' | 'folders.recent' | 'folders.complete'> {
+export function workspaceHandlers(
+  core: Pick<HandlerContext, 'currentSession' | 'openWorkspace' | 'options'>,
+): Pick<Handlers, 'app.info' | 'workspace.current' | 'workspace.open' | 'workspace.choose' | 'folders.recent' | 'folders.complete'> {
   const { options } = core;
   return {
-    'app.info': () =>
-      ok({ version: options.version, host: options.host, dataDir: options.dataDir, nativeFolderPicker: options.chooseFolder !== undefined }),
+    'app.info': () => ok({ version: options.version, host: options.host, dataDir: options.dataDir, nativeFolderPicker: options.chooseFolder !== undefined }),
     'workspace.current': () => ok(core.currentSession ? workspaceInfo(core.currentSession) : null),
     'workspace.open': ({ path }) => core.openWorkspace(path),
     'workspace.choose': async () => {

@@ -18,8 +18,7 @@ export function shellToolDescription(kind: ShellKind, defaultTimeout: number, ma
     bash: 'chain steps with `&&` in one command.',
     sh: 'chain steps with `&&` in one command.',
     pwsh: 'chain steps in one command with `&&` / `||` (run the next only on success / failure) or `;`.',
-    powershell:
-      'chain steps in one command with `;` (this version has no `&&` or `||`: write `npm ci; if ($LASTEXITCODE -eq 0) { npm test }`).',
+    powershell: 'chain steps in one command with `;` (this version has no `&&` or `||`: write `npm ci; if ($LASTEXITCODE -eq 0) { npm test }`).',
   }[kind];
   const filtering = powershell
     ? 'filter it when you want a particular part: `npm test 2>&1 | Select-Object -Last 50`, `Select-String -Pattern error`, `Get-Content log.txt -Tail 20` (there is no grep, head or tail).'

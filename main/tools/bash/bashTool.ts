@@ -19,7 +19,9 @@ export const bashInputSchema = z.object({
     .positive()
     .max(MAX_TIMEOUT_SECONDS)
     .optional()
-    .describe(`Seconds before the command is killed. Default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}; raise it for long builds or test suites.`),
+    .describe(
+      `Seconds before the command is killed. Default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}; raise it for long builds or test suites.`,
+    ),
 });
 
 export type BashInput = z.infer<typeof bashInputSchema>;

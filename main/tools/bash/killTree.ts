@@ -36,14 +36,13 @@ export async function killProcessTree(rootPid: number, options: KillTreeOptions 
   if (process.platform === 'win32') return options.rootExited?.() ? undefined : taskkillTree(rootPid);
   const { marker, graceMs = DEFAULT_KILL_GRACE_MS, signal = 'SIGTERM' } = options;
   const rootExited = () => options.rootExited?.() ?? false;
-  const find = (known: Iterable<number>) =>
-    findRunProcesses(rootPid, { marker, known, includeRootDescendants: !rootExited() });
+  const find = (known: Iterable<number>) => findRunProcesses(rootPid, { marker, known, includeRootDescendants: !rootExited() });
 
   // Find first, then signal: once the root dies its children are re-parented and the parent
   // links that lead to them (after a setsid) are lost.
   let known = new Set(await find([]));
   signalAll(rootPid, known, signal, !rootExited());
-  for (const deadline = Date.now() + graceMs; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + graceMs; Date.now() < deadline;) {
     await delay(POLL_MS);
     const alive = await find(known);
     if (alive.length === 0) return;
@@ -52,7 +51,7 @@ export async function killProcessTree(rootPid: number, options: KillTreeOptions 
     signalAll(rootPid, fresh, signal, false);
     known = new Set([...known, ...alive]);
   }
-  for (const deadline = Date.now() + AFTER_KILL_WAIT_MS; ; ) {
+  for (const deadline = Date.now() + AFTER_KILL_WAIT_MS; ;) {
     const alive = await find(known);
     if (alive.length === 0 || Date.now() >= deadline) return;
     signalAll(rootPid, alive, 'SIGKILL', !rootExited());

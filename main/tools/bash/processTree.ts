@@ -63,13 +63,15 @@ export async function listProcesses(): Promise<ProcessEntry[]> {
 async function listFromProc(): Promise<ProcessEntry[]> {
   const names = await readdir('/proc');
   const entries = await Promise.all(
-    names.filter((name) => /^\d+$/.test(name)).map(async (name) => {
-      try {
-        return parseProcStat(await readFile(`/proc/${name}/stat`, 'utf8'));
-      } catch {
-        return undefined; // it ended between readdir and read
-      }
-    }),
+    names
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        try {
+          return parseProcStat(await readFile(`/proc/${name}/stat`, 'utf8'));
+        } catch {
+          return undefined; // it ended between readdir and read
+        }
+      }),
   );
   return entries.filter((entry): entry is ProcessEntry => entry !== undefined);
 }

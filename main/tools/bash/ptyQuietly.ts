@@ -8,4 +8,3 @@ export function destroyQuietly(pty: IPty): void {
     // already closed
   }
 }
-

@@ -99,7 +99,9 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
   const heldTerminal = holdTerminalOpen(pty);
 
   const screen =
-    (options.rendering ?? outputRendering()) === 'screen' ? new ScreenLines((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS) : undefined;
+    (options.rendering ?? outputRendering()) === 'screen'
+      ? new ScreenLines((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS)
+      : undefined;
 
   return new Promise<PtyRunResult>((resolve) => {
     const decoder = new TextDecoder('utf-8');

@@ -51,7 +51,7 @@ export async function atomicWriteFile(target: string, data: Uint8Array, options:
     handle = await open(temp, 'wx', options.mode ?? 0o666);
     // open() applies the umask; an overwritten file must keep exactly the mode it had.
     if (options.mode !== undefined) await handle.chmod(options.mode);
-    for (let written = 0; written < data.length; ) {
+    for (let written = 0; written < data.length;) {
       options.signal?.throwIfAborted();
       const { bytesWritten } = await handle.write(data, written, Math.min(WRITE_SLICE_BYTES, data.length - written));
       written += bytesWritten;

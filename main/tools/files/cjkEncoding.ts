@@ -35,7 +35,9 @@ export function cjkCandidates(sample: Buffer, complete: boolean, chardetConfiden
     const scored = score(bytes, name);
     if (scored && scored.multiByte > 0 && scored.everyday >= MIN_EVERYDAY) found.push(scored);
   }
-  return found.sort((a, b) => b.everyday - a.everyday || chardetConfidence(b.name) - chardetConfidence(a.name) || CANDIDATES.indexOf(a.name) - CANDIDATES.indexOf(b.name));
+  return found.sort(
+    (a, b) => b.everyday - a.everyday || chardetConfidence(b.name) - chardetConfidence(a.name) || CANDIDATES.indexOf(a.name) - CANDIDATES.indexOf(b.name),
+  );
 }
 
 /** A cut sample may end inside a character; 0x0A is never part of one in these encodings. */
@@ -50,7 +52,7 @@ function score(bytes: Buffer, name: CjkCandidate['name']): CjkCandidate | null {
   // The bytes are valid: walk their characters by the encoding's own lead-byte rules.
   let multiByte = 0;
   let everyday = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const lead = bytes[i]!;
     if (lead < 0x80) {
       i++;

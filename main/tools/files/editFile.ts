@@ -24,7 +24,7 @@ export const editFileTool: Tool<typeof inputSchema> = {
     'Replace text in an existing file in the workspace.',
     '`old_text` must match the file exactly (whitespace and indentation included, read_file line numbers left out) and, unless `replace_all` is true, at exactly one place;',
     'otherwise nothing is changed and the result says how many matches there were and on which lines, so you can add surrounding lines to make old_text unique.',
-    'Line endings need no care: \\n in old_text/new_text matches and writes the file\'s own line endings (CRLF stays CRLF).',
+    "Line endings need no care: \\n in old_text/new_text matches and writes the file's own line endings (CRLF stays CRLF).",
     'The file keeps its encoding (UTF-8, UTF-16, GBK, …), BOM and permissions; the write is atomic.',
     'To create a file or replace all of it, use write_file. Returns the line numbers that changed.',
   ].join(' '),
@@ -46,7 +46,9 @@ export const editFileTool: Tool<typeof inputSchema> = {
         case 'special':
           return failure(`"${shown}" is not a regular file (a device, socket or pipe) and cannot be edited.`);
         case 'too-large':
-          return failure(`"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}. Ask the person to make this change. The file was not changed.`);
+          return failure(
+            `"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}. Ask the person to make this change. The file was not changed.`,
+          );
         case 'binary':
           return failure(`"${shown}" looks like a binary file (${file.reason}); edit_file only edits text files.`);
       }

@@ -106,7 +106,10 @@ function withoutCutCharacter(bytes: Buffer): Buffer {
  * A file that starts with that encoding's byte order mark keeps it out of the text.
  */
 export function namedEncoding(name: string, start: Buffer): TextEncoding | null {
-  const key = name.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
   if (key === '' || !iconv.encodingExists(name.trim())) return null;
   const boms: Record<string, number[]> = { utf8: [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] };
   const canonical = key in boms ? key : name.trim();
@@ -174,9 +177,7 @@ function findUnrepresentable(text: string, name: string, limit = 5): Unrepresent
 
 /** "😀" (U+1F600, line 3), … — for refusals a model can act on. */
 export function describeUnrepresentable(items: readonly Unrepresentable[]): string {
-  return items
-    .map(({ char, line }) => `"${char}" (U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}, line ${line})`)
-    .join(', ');
+  return items.map(({ char, line }) => `"${char}" (U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}, line ${line})`).join(', ');
 }
 
 /** The line ending a text mostly uses; a file with no line breaks counts as LF. */

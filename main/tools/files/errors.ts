@@ -12,7 +12,13 @@ export function success(content: string): ToolResult {
  * Turns a thrown file-system error into a sentence that says what failed, for which path and what
  * to do, instead of a bare errno a model would retry blindly.
  */
-export function describeFsError(error: unknown, displayPath: string, action: string, signal?: AbortSignal, platform: NodeJS.Platform = process.platform): string {
+export function describeFsError(
+  error: unknown,
+  displayPath: string,
+  action: string,
+  signal?: AbortSignal,
+  platform: NodeJS.Platform = process.platform,
+): string {
   // A cancel may carry any reason; what matters is that the person stopped the task.
   if (signal?.aborted || isAbort(error)) return `Stopped: the task was cancelled while ${action} "${displayPath}".`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

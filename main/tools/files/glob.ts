@@ -13,6 +13,8 @@ export function globMatcher(pattern: string): GlobMatcher | { error: string } {
     // picomatch's basename option would also apply to patterns with a slash; only slash-less ones get it.
     return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
-    return { error: `The glob pattern "${pattern}" is not valid (${error instanceof Error ? error.message : String(error)}). Use for example "**/*.ts", "*.md" or "src/**".` };
+    return {
+      error: `The glob pattern "${pattern}" is not valid (${error instanceof Error ? error.message : String(error)}). Use for example "**/*.ts", "*.md" or "src/**".`,
+    };
   }
 }

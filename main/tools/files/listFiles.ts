@@ -53,7 +53,8 @@ export const listFilesTool: Tool<typeof inputSchema> = {
       const found = listed.paths.filter((path) => !isSystemFile(path));
       const where = shown === '.' ? 'the workspace' : `"${shown}"`;
       const notes: string[] = [];
-      if (listed.stopped === 'deadline') notes.push(`(Stopped: listing hit its ${LIST_DEADLINE_MS / 1000} s deadline, so the list is incomplete. Narrow the path.)`);
+      if (listed.stopped === 'deadline')
+        notes.push(`(Stopped: listing hit its ${LIST_DEADLINE_MS / 1000} s deadline, so the list is incomplete. Narrow the path.)`);
       if (startIgnored) notes.push(`(Note: ${where} is ignored by .gitignore; listed because it was asked for.)`);
       if (found.length === 0) return success([`No files match "${pattern}" in ${where} (ignored files are left out).`, ...notes].join('\n'));
       if (found.some(isOddName)) {

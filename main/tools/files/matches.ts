@@ -22,12 +22,7 @@ export function findMatches(text: string, needle: string): Match[] {
  * Replaces each match of `oldText` with `newText` and says which lines of the new text hold each
  * replacement (a deletion counts as the line it happened on).
  */
-export function replaceAt(
-  text: string,
-  matches: readonly Match[],
-  oldText: string,
-  newText: string,
-): { text: string; changedLines: [number, number][] } {
+export function replaceAt(text: string, matches: readonly Match[], oldText: string, newText: string): { text: string; changedLines: [number, number][] } {
   const pieces: string[] = [];
   const changedLines: [number, number][] = [];
   // A replacement ending in a line break ends on the line before the break, not on the next one.

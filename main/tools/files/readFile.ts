@@ -24,7 +24,9 @@ const inputSchema = z.object({
   encoding: z
     .string()
     .optional()
-    .describe('Read the file in this encoding instead of the detected one, e.g. "GB18030", "Big5", "Shift_JIS", "EUC-KR", "Windows-1252", "UTF-16LE". Use it when the text of a non-UTF-8 file looks garbled.'),
+    .describe(
+      'Read the file in this encoding instead of the detected one, e.g. "GB18030", "Big5", "Shift_JIS", "EUC-KR", "Windows-1252", "UTF-16LE". Use it when the text of a non-UTF-8 file looks garbled.',
+    ),
 });
 
 export const readFileTool: Tool<typeof inputSchema> = {
@@ -95,7 +97,12 @@ export const readFileTool: Tool<typeof inputSchema> = {
       if (offset > total) {
         return failure(`"${shown}" has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past the end. Use an offset from 1 to ${total}.`);
       }
-      const header = input.encoding !== undefined ? [`[encoding: ${result.encoding.label}, as asked]`] : result.encoding.name === 'utf8' ? [] : [`[encoding: ${result.encoding.label}]`];
+      const header =
+        input.encoding !== undefined
+          ? [`[encoding: ${result.encoding.label}, as asked]`]
+          : result.encoding.name === 'utf8'
+            ? []
+            : [`[encoding: ${result.encoding.label}]`];
       const footer: string[] = [];
       if (lastShown < total) {
         const why = full ? `; the output was cut at about ${formatSize(READ_MAX_OUTPUT_BYTES)}` : '';

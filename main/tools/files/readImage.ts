@@ -21,7 +21,9 @@ export async function readImageFile(absolute: string, shown: string, size: numbe
     if (!mediaType) return null;
     const name = `"${shown}" (a ${KINDS[mediaType]} picture)`;
     if (size > 5 * 1024 * 1024) {
-      return failure(`${name} is ${formatSize(size)}; the model takes pictures of at most 5 MB, and Keel does not scale pictures read from disk. Make a smaller copy (for example with a command-line image tool) and read that.`);
+      return failure(
+        `${name} is ${formatSize(size)}; the model takes pictures of at most 5 MB, and Keel does not scale pictures read from disk. Make a smaller copy (for example with a command-line image tool) and read that.`,
+      );
     }
     const bytes = await file.readFile();
     // A header cut short is no picture the model could see: it is refused as binary, like any other.
@@ -29,7 +31,11 @@ export async function readImageFile(absolute: string, shown: string, size: numbe
     const checked = checkImage(bytes, mediaType, name);
     if (!checked.ok) return failure(`${checked.message} Keel does not scale pictures read from disk: make a smaller copy and read that.`);
     const { width, height } = checked.image.size;
-    return { isError: false, content: `"${shown}" is a ${KINDS[mediaType]} picture (${width}×${height} px, ${formatSize(bytes.length)}); it follows as an image.`, images: [{ mediaType, data: bytes.toString('base64') }] };
+    return {
+      isError: false,
+      content: `"${shown}" is a ${KINDS[mediaType]} picture (${width}×${height} px, ${formatSize(bytes.length)}); it follows as an image.`,
+      images: [{ mediaType, data: bytes.toString('base64') }],
+    };
   } finally {
     await file.close();
   }

@@ -15,7 +15,10 @@ export const SEARCH_DEADLINE_MS = 30_000;
 const inputSchema = z.object({
   pattern: z.string().min(1).describe('JavaScript regular expression to find, matched against each line (for example "function\\s+load" or "TODO|FIXME").'),
   path: z.string().optional().describe('Folder (or single file) to search, relative to the workspace (default: the whole workspace).'),
-  glob: z.string().optional().describe('Only search files whose path matches this glob, relative to `path`; without a slash it matches file names at any depth: "*.ts".'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files whose path matches this glob, relative to `path`; without a slash it matches file names at any depth: "*.ts".'),
   ignore_case: z.boolean().optional().describe('Match regardless of letter case (default false).'),
   max_results: z
     .number()
@@ -84,7 +87,8 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
   const { more, unreadable } = outcome;
   const tooLarge = outcome.tooLarge.map((relative) => relative || shown);
   if (more) notes.push(`(Stopped at ${maxResults} matches; there are more. Narrow the pattern, path or glob, or raise max_results.)`);
-  if (tooLarge.length > 0) notes.push(`(Not searched, UTF-16 files too large to decode whole: ${tooLarge.slice(0, 10).join(', ')}${tooLarge.length > 10 ? ', …' : ''}.)`);
+  if (tooLarge.length > 0)
+    notes.push(`(Not searched, UTF-16 files too large to decode whole: ${tooLarge.slice(0, 10).join(', ')}${tooLarge.length > 10 ? ', …' : ''}.)`);
   if (unreadable.length > 0) notes.push(`(Could not read: ${unreadable.slice(0, 10).join(', ')}${unreadable.length > 10 ? ', …' : ''}.)`);
   const found = results.length === 0 ? 'No matches were found before that.' : `The ${results.length} matching lines above were found before that.`;
   if (outcome.stopped === 'aborted') {

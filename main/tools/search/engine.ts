@@ -138,14 +138,25 @@ export interface ListOutcome {
  * The workspace's files under `start` (the same .gitignore rules as search_text), walked in a
  * worker. This is the path index list_files and @-mention completion use.
  */
-export async function listPaths(request: ListRequest, control: { signal?: AbortSignal; deadlineMs: number; onPaths?: (paths: string[]) => void }): Promise<ListOutcome> {
+export async function listPaths(
+  request: ListRequest,
+  control: { signal?: AbortSignal; deadlineMs: number; onPaths?: (paths: string[]) => void },
+): Promise<ListOutcome> {
   const paths: string[] = [];
   let startIgnored = false;
   const stop = new SharedArrayBuffer(4);
   const stopped = await runJob(
     1,
     stop,
-    (id) => ({ type: 'list', id, root: request.root, start: request.start, ...(request.glob !== undefined ? { glob: request.glob } : {}), limit: request.maxPaths + 1, stop }),
+    (id) => ({
+      type: 'list',
+      id,
+      root: request.root,
+      start: request.start,
+      ...(request.glob !== undefined ? { glob: request.glob } : {}),
+      limit: request.maxPaths + 1,
+      stop,
+    }),
     {
       onMessage(_shard, message) {
         if (message.type === 'paths') {

@@ -22,7 +22,9 @@ export function requiredAsciiLiterals(pattern: string): string[] | null {
   if (branches === null) return null;
   const literals: string[] = [];
   for (const branch of branches) {
-    const runs = literalRuns(branch)?.flatMap((run) => run.split(/[^\x20-\x7e]+/)).filter((run) => run !== '');
+    const runs = literalRuns(branch)
+      ?.flatMap((run) => run.split(/[^\x20-\x7e]+/))
+      .filter((run) => run !== '');
     if (!runs || runs.length === 0) return null;
     literals.push(longest(runs));
   }

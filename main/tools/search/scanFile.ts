@@ -98,14 +98,7 @@ export function scanFile(absolute: string, matcher: Matcher, limit: number): Sca
   return { kind: 'searched', found: searchBytes(bytes, start, encoding, matcher.regex, limit, trusted ? next : null) };
 }
 
-function searchBytes(
-  bytes: Buffer,
-  start: number,
-  encoding: TextEncoding,
-  regex: RegExp,
-  limit: number,
-  next: ((from: number) => number) | null,
-): FoundLine[] {
+function searchBytes(bytes: Buffer, start: number, encoding: TextEncoding, regex: RegExp, limit: number, next: ((from: number) => number) | null): FoundLine[] {
   const found: FoundLine[] = [];
   const length = bytes.length;
   let line = 1;

@@ -67,7 +67,11 @@ async function search(job: SearchJob): Promise<void> {
     // Asked for by name: read errors are the answer, as before, not a note.
     const found = await searchOne(job.start, matcher, job.limit);
     if (found === 'too-large') send([], [{ index: 0, relative: '', kind: 'too-large' }]);
-    else send(found.map((hit) => ({ index: 0, relative: '', line: hit.line, text: hit.text })), []);
+    else
+      send(
+        found.map((hit) => ({ index: 0, relative: '', line: hit.line, text: hit.text })),
+        [],
+      );
     Atomics.store(shared, positionSlot(job.shard), FINISHED);
     post({ type: 'done', id: job.id, startIgnored: false });
     return;
@@ -96,7 +100,10 @@ async function search(job: SearchJob): Promise<void> {
     if (found === 'too-large') notes.push({ index, relative: file.relative, kind: 'too-large' });
     else if (found.length > 0) {
       // Posted at once: the main thread hands them out as soon as the files before are done.
-      send(found.map((hit) => ({ index, relative: file.relative, line: hit.line, text: hit.text })), notes);
+      send(
+        found.map((hit) => ({ index, relative: file.relative, line: hit.line, text: hit.text })),
+        notes,
+      );
       notes = [];
       own += found.length;
       if (own >= job.limit) break;

@@ -28,7 +28,13 @@ export function ChatThumbnail({ image, alt }: { image: ChatImage; alt: string })
   }, [image.ref]);
   if (failed) return <span className="chat-image is-missing">{t('chat.images.missing')}</span>;
   return (
-    <button type="button" className={`chat-image${large ? ' is-large' : ''}`} aria-expanded={large} title={large ? t('chat.images.shrink') : t('chat.images.enlarge')} onClick={() => setLarge(!large)}>
+    <button
+      type="button"
+      className={`chat-image${large ? ' is-large' : ''}`}
+      aria-expanded={large}
+      title={large ? t('chat.images.shrink') : t('chat.images.enlarge')}
+      onClick={() => setLarge(!large)}
+    >
       {url ? <img src={url} alt={alt} /> : <span className="chat-image-loading" aria-label={alt} />}
     </button>
   );

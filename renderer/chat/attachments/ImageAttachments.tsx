@@ -10,7 +10,13 @@ export function ImageAttachments({ images, onRemove }: { images: readonly Pendin
       {images.map((image, index) => (
         <li key={image.id} className="composer-image">
           <img src={`data:${image.mediaType};base64,${image.data}`} alt={t('chat.images.alt', { n: index + 1 })} width={image.width} height={image.height} />
-          <button type="button" className="composer-image-remove" aria-label={t('chat.images.remove', { n: index + 1 })} title={t('chat.images.remove', { n: index + 1 })} onClick={() => onRemove(image.id)}>
+          <button
+            type="button"
+            className="composer-image-remove"
+            aria-label={t('chat.images.remove', { n: index + 1 })}
+            title={t('chat.images.remove', { n: index + 1 })}
+            onClick={() => onRemove(image.id)}
+          >
             ×
           </button>
         </li>

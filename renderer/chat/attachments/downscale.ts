@@ -46,7 +46,11 @@ export async function prepareImage(file: Blob): Promise<PreparedImage> {
     context.drawImage(bitmap, 0, 0, w, h);
     // A GIF is drawn as its first frame; PNG keeps sharp text in screenshots.
     const preferred = file.type === 'image/gif' ? 'image/png' : file.type;
-    for (const [type, quality] of [[preferred, 0.9], ['image/jpeg', 0.85], ['image/jpeg', 0.6]] as const) {
+    for (const [type, quality] of [
+      [preferred, 0.9],
+      ['image/jpeg', 0.85],
+      ['image/jpeg', 0.6],
+    ] as const) {
       const blob = await canvasBlob(canvas, type, quality);
       if (blob && blob.size <= MAX_BYTES && isAccepted(blob.type)) return { mediaType: blob.type, data: await base64Of(blob), width: w, height: h };
     }

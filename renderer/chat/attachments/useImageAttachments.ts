@@ -98,5 +98,7 @@ export function useImageAttachments() {
 function picturesOf(data: DataTransfer): File[] {
   const files = [...data.files].filter((file) => file.type.startsWith('image/'));
   if (files.length > 0) return files;
-  return [...data.items].flatMap((item) => (item.kind === 'file' && item.type.startsWith('image/') ? [item.getAsFile()].filter((f): f is File => f !== null) : []));
+  return [...data.items].flatMap((item) =>
+    item.kind === 'file' && item.type.startsWith('image/') ? [item.getAsFile()].filter((f): f is File => f !== null) : [],
+  );
 }

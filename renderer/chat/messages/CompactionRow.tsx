@@ -14,7 +14,11 @@ export const CompactionRow = memo(function CompactionRow({ item }: { item: Compa
   const format = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const label =
     item.stage === 'summarized'
-      ? t('chat.compaction.summarized', { count: String(item.summarizedMessages), before: format.format(item.beforeTokens), after: format.format(item.afterTokens) })
+      ? t('chat.compaction.summarized', {
+          count: String(item.summarizedMessages),
+          before: format.format(item.beforeTokens),
+          after: format.format(item.afterTokens),
+        })
       : t('chat.compaction.cleared', { count: String(item.clearedResults), before: format.format(item.beforeTokens), after: format.format(item.afterTokens) });
   const reason = t(`chat.compaction.reason.${item.reason}`);
   const placeholders = item.placeholders ?? [];

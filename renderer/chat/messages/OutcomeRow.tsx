@@ -14,7 +14,15 @@ type OutcomeItem = Extract<ChatItem, { kind: 'outcome' }>;
  * How a task ended. `actionable`: the latest outcome while nothing runs, which offers what to do
  * next (continue, mark the plan done, open settings); `unfinished`: the plan's open steps.
  */
-export const OutcomeRow = memo(function OutcomeRow({ item, actionable, unfinished }: { item: OutcomeItem; actionable: boolean; unfinished: readonly PlanItem[] | null }) {
+export const OutcomeRow = memo(function OutcomeRow({
+  item,
+  actionable,
+  unfinished,
+}: {
+  item: OutcomeItem;
+  actionable: boolean;
+  unfinished: readonly PlanItem[] | null;
+}) {
   const { t } = useI18n();
   switch (item.outcome) {
     case 'done':
@@ -102,7 +110,9 @@ function UnfinishedCard({ actionable, unfinished }: { actionable: boolean; unfin
         <p>{t('chat.outcome.unfinishedSettled')}</p>
       ) : (
         <>
-          <p>{open.length > 0 ? plural(t, open.length, 'chat.outcome.unfinishedCount.one', 'chat.outcome.unfinishedCount') : t('chat.outcome.unfinishedHelp')}</p>
+          <p>
+            {open.length > 0 ? plural(t, open.length, 'chat.outcome.unfinishedCount.one', 'chat.outcome.unfinishedCount') : t('chat.outcome.unfinishedHelp')}
+          </p>
           {open.length > 0 && (
             <ul className="todo-items">
               {open.map((step) => (
@@ -115,7 +125,12 @@ function UnfinishedCard({ actionable, unfinished }: { actionable: boolean; unfin
           )}
           {actionable && (
             <div className="card-actions">
-              <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void run(() => store.send(t('chat.continueMessage')))}>
+              <button
+                type="button"
+                className="button button-primary button-small"
+                disabled={busy}
+                onClick={() => void run(() => store.send(t('chat.continueMessage')))}
+              >
                 {t('chat.outcome.continue')}
               </button>
               <button type="button" className="button button-small" disabled={busy} onClick={() => void run(() => store.markPlanDone())}>

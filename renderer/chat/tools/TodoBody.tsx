@@ -10,7 +10,12 @@ import { todoItems } from './toolInfo';
 const statusKey = { pending: 'chat.plan.pending', in_progress: 'chat.plan.inProgress', completed: 'chat.plan.completed' } as const;
 const statusName = (status: PlanStatus, t: Translate) => t(statusKey[status]);
 
-const countKey = { added: 'chat.plan.count.added', removed: 'chat.plan.count.removed', reworded: 'chat.plan.count.reworded', moved: 'chat.plan.count.moved' } as const;
+const countKey = {
+  added: 'chat.plan.count.added',
+  removed: 'chat.plan.count.removed',
+  reworded: 'chat.plan.count.reworded',
+  moved: 'chat.plan.count.moved',
+} as const;
 
 /** "4 steps, 1 done", and what else changed since the agent's previous plan: "· 1 added, 1 removed". */
 export function todoSummary(input: unknown, t: Translate, previous?: unknown): string {

@@ -14,7 +14,6 @@ import { isStaleRewriteRefusal } from '../../../common/plan/rules';
 import { TodoBody, todoSummary } from './TodoBody';
 import { countResults, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
 
-
 type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished' | 'redo';
 
 interface Description {
@@ -165,7 +164,12 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
         icon: search ? <SearchIcon /> : <ListIcon />,
         label: t(search ? 'chat.tool.search' : 'chat.tool.list'),
         summary,
-        meta: count === null ? null : <span className="tool-count">{search ? plural(t, count, 'chat.tool.matches.one', 'chat.tool.matches') : plural(t, count, 'chat.tool.files.one', 'chat.tool.files')}</span>,
+        meta:
+          count === null ? null : (
+            <span className="tool-count">
+              {search ? plural(t, count, 'chat.tool.matches.one', 'chat.tool.matches') : plural(t, count, 'chat.tool.files.one', 'chat.tool.files')}
+            </span>
+          ),
         body: <ResultText item={item} />,
         open: failed,
       };
@@ -203,4 +207,3 @@ function compactJson(value: unknown): string {
     return '';
   }
 }
-

@@ -66,14 +66,17 @@ export const changes = {
   'changes.conflicts.keepLabel': 'Keep my version of {path}',
   'changes.conflict.not_recorded': "Keel stopped before it recorded the agent's version of this file, so it cannot be re-applied.",
   'changes.conflict.copy_missing': "Keel's saved copy of this file is missing from {folder}, so it cannot be put back. Nothing was changed.",
-  'changes.conflict.outside': 'This path now leads outside the folder (through a symbolic link, or it is not allowed here). Keel never writes outside the folder, so the file was left alone.',
-  'changes.conflict.through_symlink': 'This path now leads through a symbolic link to {target}, so it is no longer the file the agent changed. It was left alone; restore it by hand if you need to.',
+  'changes.conflict.outside':
+    'This path now leads outside the folder (through a symbolic link, or it is not allowed here). Keel never writes outside the folder, so the file was left alone.',
+  'changes.conflict.through_symlink':
+    'This path now leads through a symbolic link to {target}, so it is no longer the file the agent changed. It was left alone; restore it by hand if you need to.',
   'changes.conflict.not_a_file.folder': 'This is now a folder, not a file. It was left alone.',
   'changes.conflict.not_a_file.link': 'This is now a symbolic link, not a file. It was left alone.',
   'changes.conflict.not_a_file.special': 'This is now a device, socket or pipe, not a file. It was left alone.',
   'changes.conflict.later_task.undo': "A later task, “{task}”, also changed this file. Undo that task's change to it first, or undo anyway to overwrite it.",
   'changes.conflict.later_task.redo': "A later task, “{task}”, also changed this file. Undo that task's change to it first, or redo anyway to overwrite it.",
-  'changes.conflict.unknown_since.undo': "Keel stopped before it recorded the agent's version, so it cannot tell whether the file was changed since. Undo anyway to discard any changes.",
+  'changes.conflict.unknown_since.undo':
+    "Keel stopped before it recorded the agent's version, so it cannot tell whether the file was changed since. Undo anyway to discard any changes.",
   'changes.conflict.unknown_since.redo': 'Keel cannot tell whether the file was changed since the undo. Redo anyway to discard any changes.',
   'changes.conflict.deleted_since.undo': 'It was deleted after the agent wrote it. Undo anyway to bring back the version from before the task.',
   'changes.conflict.deleted_since.redo': "It was deleted after its change was undone. Redo anyway to write the agent's version again.",
@@ -81,8 +84,10 @@ export const changes = {
   'changes.conflict.created_since.redo': 'It was created again after its change was undone. Redo anyway to discard that file.',
   'changes.conflict.changed_since.undo': 'It was changed after the agent wrote it (by you or another program). Undo anyway to discard those changes.',
   'changes.conflict.changed_since.redo': 'It was changed after its change was undone (by you or another program). Redo anyway to discard those changes.',
-  'changes.conflict.write_failed.undo': 'Keel could not undo it: {message}. The file was left as it was; check that it is writable and not locked by another program.',
-  'changes.conflict.write_failed.redo': 'Keel could not redo it: {message}. The file was left as it was; check that it is writable and not locked by another program.',
+  'changes.conflict.write_failed.undo':
+    'Keel could not undo it: {message}. The file was left as it was; check that it is writable and not locked by another program.',
+  'changes.conflict.write_failed.redo':
+    'Keel could not redo it: {message}. The file was left as it was; check that it is writable and not locked by another program.',
 
   'changes.error.stale': 'The list was out of date and has been refreshed. Check it and try again.',
   'changes.error.running': 'This task is still running. Undo it once the agent has finished.',

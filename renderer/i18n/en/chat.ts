@@ -37,7 +37,7 @@ export const chat = {
   'chat.images.remove': 'Remove picture {n}',
   'chat.images.enlarge': 'Show full size',
   'chat.images.shrink': 'Show smaller',
-  'chat.images.missing': 'This picture is no longer in Keel\'s data folder.',
+  'chat.images.missing': "This picture is no longer in Keel's data folder.",
   'chat.images.problem.unsupported': 'Only PNG, JPEG, GIF and WebP pictures can be sent to the agent.',
   'chat.images.problem.unreadable': 'That picture could not be read; it may be damaged.',
   'chat.images.problem.tooLarge': 'That picture stays over 5 MB even scaled down. Use a smaller one.',
@@ -174,7 +174,8 @@ export const chat = {
   'chat.approval.rule.tool': 'every {tool} call from now on',
   'chat.approval.always.outside': 'It writes outside this folder ({targets}), so Keel asks every time: no rule covers it.',
   'chat.approval.always.wrapper': 'It runs a program through {programs}, so Keel asks every time: no rule covers it.',
-  'chat.approval.always.unjudgeable': 'Keel cannot tell from its text everything it runs (a substitution, a script block), so it asks every time: no rule covers it.',
+  'chat.approval.always.unjudgeable':
+    'Keel cannot tell from its text everything it runs (a substitution, a script block), so it asks every time: no rule covers it.',
 
   'chat.outcome.done': 'Done',
   'chat.outcome.cancelled': 'Stopped',

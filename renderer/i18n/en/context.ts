@@ -2,7 +2,8 @@
 export const context = {
   'context.meter': '{used} / {window}',
   'context.meterLabel': 'Context:',
-  'context.meterTitle': 'Context: about {used} of {window} tokens ({percent}%). Keel makes room at {threshold} tokens: older tool results are cleared first, then older messages are summarised. The plan is kept apart and never lost.',
+  'context.meterTitle':
+    'Context: about {used} of {window} tokens ({percent}%). Keel makes room at {threshold} tokens: older tool results are cleared first, then older messages are summarised. The plan is kept apart and never lost.',
   'context.compactNow': 'Compact now',
   'context.compacting': 'Compacting…',
   'context.compactTitle': 'Summarise the older conversation now to make room (the plan and the transcript are kept)',

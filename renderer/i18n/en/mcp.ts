@@ -1,7 +1,8 @@
 /** Strings of MCP servers: the Settings section and the approval card's MCP parts. */
 export const mcp = {
   'settings.section.mcp': 'MCP servers',
-  'settings.section.mcp.note': 'Servers give the agent more tools (mcp__server__tool). Yours live in settings.json under "mcpServers"; a folder can add its own in .mcp.json.',
+  'settings.section.mcp.note':
+    'Servers give the agent more tools (mcp__server__tool). Yours live in settings.json under "mcpServers"; a folder can add its own in .mcp.json.',
   'mcp.scope.user': 'Your settings',
   'mcp.scope.project': 'This folder',
   'mcp.state.starting': 'Starting…',
@@ -25,12 +26,14 @@ export const mcp = {
   'mcp.form.editTitle': 'Edit {name}',
   'mcp.form.name': 'Name',
   'mcp.form.config': 'Server (JSON)',
-  'mcp.form.configNote': 'As in Claude Code: {"command": "npx", "args": ["-y", "…"], "env": {…}} for a local server, or {"type": "http", "url": "https://…", "headers": {…}}. ${VAR} takes a value from the environment.',
+  'mcp.form.configNote':
+    'As in Claude Code: {"command": "npx", "args": ["-y", "…"], "env": {…}} for a local server, or {"type": "http", "url": "https://…", "headers": {…}}. ${VAR} takes a value from the environment.',
   'mcp.form.badJson': 'This is not valid JSON: {message}',
   'mcp.form.save': 'Save server',
   'mcp.form.cancel': 'Cancel',
   'mcp.trust.title': 'This folder has MCP servers',
-  'mcp.trust.body': '{file} asks to start these servers: {names}. They run programs on your computer with your rights: trust them only if you trust this folder. You are asked again when the file changes.',
+  'mcp.trust.body':
+    '{file} asks to start these servers: {names}. They run programs on your computer with your rights: trust them only if you trust this folder. You are asked again when the file changes.',
   'mcp.trust.button': "Trust this folder's MCP servers",
   'mcp.trust.trusted': "This folder's .mcp.json is trusted.",
   'mcp.trust.revoke': 'Stop trusting',

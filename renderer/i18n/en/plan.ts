@@ -32,7 +32,6 @@ export const plan = {
   'plan.status.in_progress': 'In progress',
   'plan.status.completed': 'Completed',
 
-
   'plan.stopped.title': 'Stopped with an unfinished plan',
   'plan.stopped.text':
     'The agent ended its turn with steps still open, so Keel stopped the task rather than let it loop: {open} of {total} steps are not done. Let it continue, or mark the plan done if the work is finished.',
@@ -49,7 +48,8 @@ export const plan = {
   'plan.problem.content_missing': 'Step {item} has no text. Write what the step is.',
   'plan.problem.status_invalid': 'Step {item} has an unknown status ({status}).',
   'plan.problem.active_form_not_text': 'The progress phrase of step {item} must be text.',
-  'plan.problem.content_too_long': 'Step {item} is {length} characters long; a step may have at most {limit}. Shorten it and put the details in a file or a message.',
+  'plan.problem.content_too_long':
+    'Step {item} is {length} characters long; a step may have at most {limit}. Shorten it and put the details in a file or a message.',
   'plan.problem.active_form_too_long': 'The progress phrase of step {item} is {length} characters long; at most {limit} are allowed.',
   'plan.problem.id_invalid': 'Step {item} has an invalid id.',
   'plan.problem.id_repeated': 'Step {item} has the same id as step {first}.',

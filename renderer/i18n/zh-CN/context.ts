@@ -3,7 +3,8 @@ import type { context as en } from '../en/context';
 export const context: Record<keyof typeof en, string> = {
   'context.meter': '{used} / {window}',
   'context.meterLabel': '上下文：',
-  'context.meterTitle': '上下文：约 {used} / {window} 个 token（{percent}%）。达到 {threshold} 个 token 时 Keel 会腾出空间：先清除较早的工具结果，再概括较早的消息。计划单独保存，不会丢失。',
+  'context.meterTitle':
+    '上下文：约 {used} / {window} 个 token（{percent}%）。达到 {threshold} 个 token 时 Keel 会腾出空间：先清除较早的工具结果，再概括较早的消息。计划单独保存，不会丢失。',
   'context.compactNow': '立即压缩',
   'context.compacting': '正在压缩…',
   'context.compactTitle': '现在概括较早的对话以腾出空间（计划和记录都会保留）',

@@ -2,7 +2,8 @@ import type { mcp as en } from '../en/mcp';
 
 export const mcp: Record<keyof typeof en, string> = {
   'settings.section.mcp': 'MCP 服务器',
-  'settings.section.mcp.note': '服务器为智能体提供更多工具（mcp__服务器__工具）。你的服务器保存在 settings.json 的 "mcpServers" 中；文件夹也可以在 .mcp.json 中添加自己的服务器。',
+  'settings.section.mcp.note':
+    '服务器为智能体提供更多工具（mcp__服务器__工具）。你的服务器保存在 settings.json 的 "mcpServers" 中；文件夹也可以在 .mcp.json 中添加自己的服务器。',
   'mcp.scope.user': '你的设置',
   'mcp.scope.project': '此文件夹',
   'mcp.state.starting': '正在启动…',
@@ -26,7 +27,8 @@ export const mcp: Record<keyof typeof en, string> = {
   'mcp.form.editTitle': '编辑 {name}',
   'mcp.form.name': '名称',
   'mcp.form.config': '服务器（JSON）',
-  'mcp.form.configNote': '与 Claude Code 相同：本地服务器写 {"command": "npx", "args": ["-y", "…"], "env": {…}}，远程服务器写 {"type": "http", "url": "https://…", "headers": {…}}。${VAR} 会取环境变量的值。',
+  'mcp.form.configNote':
+    '与 Claude Code 相同：本地服务器写 {"command": "npx", "args": ["-y", "…"], "env": {…}}，远程服务器写 {"type": "http", "url": "https://…", "headers": {…}}。${VAR} 会取环境变量的值。',
   'mcp.form.badJson': '这不是有效的 JSON：{message}',
   'mcp.form.save': '保存服务器',
   'mcp.form.cancel': '取消',

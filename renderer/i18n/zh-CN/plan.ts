@@ -33,9 +33,9 @@ export const plan: Record<keyof typeof en, string> = {
   'plan.status.in_progress': '进行中',
   'plan.status.completed': '已完成',
 
-
   'plan.stopped.title': '已停止：计划未完成',
-  'plan.stopped.text': '智能体在还有步骤未完成时结束了回合，为避免无休止地循环，Keel 停止了这个任务：{total} 个步骤中有 {open} 个尚未完成。你可以让它继续，或者在工作确已完成时把计划标记为完成。',
+  'plan.stopped.text':
+    '智能体在还有步骤未完成时结束了回合，为避免无休止地循环，Keel 停止了这个任务：{total} 个步骤中有 {open} 个尚未完成。你可以让它继续，或者在工作确已完成时把计划标记为完成。',
   'plan.stopped.continue': '继续',
   'plan.stopped.continueMessage': '请继续完成计划中未完成的步骤。',
   'plan.stopped.markDone': '将计划标记为完成',

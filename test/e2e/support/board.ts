@@ -14,11 +14,9 @@ export async function boardVersion(page: Page): Promise<number> {
 
 /** Waits until the board renders a stored version newer than `than`. */
 export async function waitForNewVersion(page: Page, than: number, timeout = 5_000): Promise<number> {
-  await page.waitForFunction(
-    (previous) => Number(document.querySelector('[data-plan-version]')?.getAttribute('data-plan-version') ?? -1) > previous,
-    than,
-    { timeout },
-  );
+  await page.waitForFunction((previous) => Number(document.querySelector('[data-plan-version]')?.getAttribute('data-plan-version') ?? -1) > previous, than, {
+    timeout,
+  });
   return boardVersion(page);
 }
 

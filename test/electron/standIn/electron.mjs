@@ -101,10 +101,12 @@ export class BrowserWindow extends EventEmitter {
   }
   loadURL(url) {
     report.loadedURL = url;
-    setImmediate(() => scenario().catch((error) => {
-      report.errors.push(`scenario: ${error?.stack ?? error}`);
-      finish(1);
-    }));
+    setImmediate(() =>
+      scenario().catch((error) => {
+        report.errors.push(`scenario: ${error?.stack ?? error}`);
+        finish(1);
+      }),
+    );
     return Promise.resolve();
   }
   loadFile(path) {
@@ -239,7 +241,7 @@ async function scenario() {
   // Unpackaged, as this run is: `electron <app entry> <folder>`.
   const entry = process.argv[1];
   app.emit('second-instance', {}, [process.execPath, entry, env.STANDIN_SECOND], '/');
-  await until(() => report.titles.some((title) => title.includes(env.STANDIN_SECOND)), 'the second instance\'s folder to open');
+  await until(() => report.titles.some((title) => title.includes(env.STANDIN_SECOND)), "the second instance's folder to open");
   report.secondInstanceFocus = [...window.focusCalls];
   // And one with a folder that cannot be opened.
   app.emit('second-instance', {}, [process.execPath, entry, '--enable-logging', '/nonexistent/keel-folder'], '/');

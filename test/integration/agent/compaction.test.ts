@@ -28,7 +28,8 @@ function writeBigFile(workspace: string): void {
 }
 
 const PLAN = ['Read big.txt in parts', 'Count what it says', 'Report'];
-const planItems = (done: number) => items(...PLAN.map((content, i): [string, string] => [content, i < done ? 'completed' : i === done ? 'in_progress' : 'pending']));
+const planItems = (done: number) =>
+  items(...PLAN.map((content, i): [string, string] => [content, i < done ? 'completed' : i === done ? 'in_progress' : 'pending']));
 
 /** A long task: a plan, `reads` rounds of read_file, the plan updated along the way, then done. */
 function longTask(reads: number): Step[] {
@@ -73,7 +74,9 @@ describe('a long task against a small context window', () => {
 
     // Cleared results say what was there and how to get it back.
     const later = harness.server.requests.filter((r) => !r.side).at(-1)!;
-    const placeholders = allBlocks(later).flatMap(({ block }) => (block.type === 'tool_result' && typeof block.content === 'string' && block.content.includes('cleared to make room') ? [block.content] : []));
+    const placeholders = allBlocks(later).flatMap(({ block }) =>
+      block.type === 'tool_result' && typeof block.content === 'string' && block.content.includes('cleared to make room') ? [block.content] : [],
+    );
     expect(placeholders.length).toBeGreaterThan(0);
     expect(placeholders[0]).toMatch(/^\[read_file big\.txt, lines \d+–\d+: cleared to make room; read it again if you need it\]$/);
 
@@ -93,7 +96,10 @@ describe('a long task against a small context window', () => {
   it('goes by the tokens the API reports, not only by its own estimate', async () => {
     // The requests are small, but the service says the first one took 17,000 of a 20,000 window.
     harness = await startAgentHarness(
-      [{ ...reply(toolUse('read_file', { path: 'big.txt', limit: 50 })), usage: { input_tokens: 1_000, cache_read_input_tokens: 16_000 } }, reply(text('done'))],
+      [
+        { ...reply(toolUse('read_file', { path: 'big.txt', limit: 50 })), usage: { input_tokens: 1_000, cache_read_input_tokens: 16_000 } },
+        reply(text('done')),
+      ],
       { tools: fileTools, settings: { contextWindow: 20_000 }, server: { sideAnswer: answerSummaries } },
     );
     writeBigFile(harness.workspace);
@@ -176,7 +182,14 @@ describe('a long task against a small context window', () => {
     expect(harness.events.some((e) => e.type === 'compaction' && e.stage === 'summarized')).toBe(true);
     const compactedView = JSON.parse(JSON.stringify(session.messages));
 
-    const reopened = new KeelCore({ dataDir: harness.dataDir, host: 'web', version: 'test', tools: () => fileTools, settings: () => harness!.settings, headless: true });
+    const reopened = new KeelCore({
+      dataDir: harness.dataDir,
+      host: 'web',
+      version: 'test',
+      tools: () => fileTools,
+      settings: () => harness!.settings,
+      headless: true,
+    });
     const opened = reopened.openWorkspace(harness.workspace, { sessionId: session.id });
     expect(opened.ok).toBe(true);
     const resumed = reopened.currentSession!;

@@ -25,13 +25,15 @@ describe('project instructions (AGENTS.md, CLAUDE.md)', () => {
     expect(system).toContain('Answer in British English.');
     expect(system).toContain('Use tabs.');
     expect(system).not.toContain('THE END OF AGENTS.md');
-    expect(system).toMatch(/Cut here: Keel gives the model at most 40,000 characters of instruction files in all, and AGENTS\.md \(1\.4 MB\) did not fit\. The rest is in .*AGENTS\.md/);
+    expect(system).toMatch(
+      /Cut here: Keel gives the model at most 40,000 characters of instruction files in all, and AGENTS\.md \(1\.4 MB\) did not fit\. The rest is in .*AGENTS\.md/,
+    );
     // The cut leaves no room for CLAUDE.md, and it says so rather than dropping it silently.
     expect(system.length).toBeLessThan(INSTRUCTIONS_CAP + 6_000);
 
     const status = await harness.core.handlers['agent.status']({});
     expect(status.ok).toBe(true);
-    const files = status.ok ? status.value.instructionFiles ?? [] : [];
+    const files = status.ok ? (status.value.instructionFiles ?? []) : [];
     expect(files.map((f) => [f.path.split('/').pop(), f.scope, f.truncated])).toEqual([
       ['AGENTS.md', 'user', false],
       ['AGENTS.md', 'workspace', true],

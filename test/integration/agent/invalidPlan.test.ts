@@ -34,52 +34,55 @@ const invalidPlans: { name: string; proposal: { content: string; status: string 
 ];
 
 describe('the model sends an invalid plan', () => {
-  it.each(invalidPlans)('with $name: the model is told what is wrong, the plan stays as it was, and a corrected plan finishes the task', async ({ proposal, says }) => {
-    let planBeforeInvalid: { version: number; items: PlanItem[] } | undefined;
-    let planAfterInvalid: { version: number; items: PlanItem[] } | undefined;
-    const snapshotPlan = () => {
-      const plan = harness!.core.currentSession!.plan;
-      return { version: plan.version, items: structuredClone(plan.items) };
-    };
-    harness = await startAgentHarness([
-      reply(text('Planning.'), toolUse('todo', { items: firstPlan })),
-      () => {
-        planBeforeInvalid = snapshotPlan();
-        return reply(toolUse('todo', { items: proposal }));
-      },
-      () => {
-        planAfterInvalid = snapshotPlan();
-        return reply(text('Let me fix the list.'), toolUse('todo', { items: finishedPlan }));
-      },
-      reply(text('All three steps are done.')),
-    ]);
+  it.each(invalidPlans)(
+    'with $name: the model is told what is wrong, the plan stays as it was, and a corrected plan finishes the task',
+    async ({ proposal, says }) => {
+      let planBeforeInvalid: { version: number; items: PlanItem[] } | undefined;
+      let planAfterInvalid: { version: number; items: PlanItem[] } | undefined;
+      const snapshotPlan = () => {
+        const plan = harness!.core.currentSession!.plan;
+        return { version: plan.version, items: structuredClone(plan.items) };
+      };
+      harness = await startAgentHarness([
+        reply(text('Planning.'), toolUse('todo', { items: firstPlan })),
+        () => {
+          planBeforeInvalid = snapshotPlan();
+          return reply(toolUse('todo', { items: proposal }));
+        },
+        () => {
+          planAfterInvalid = snapshotPlan();
+          return reply(text('Let me fix the list.'), toolUse('todo', { items: finishedPlan }));
+        },
+        reply(text('All three steps are done.')),
+      ]);
 
-    const finished = await sendTask(harness, 'fix the bug');
-    expect(finished.outcome).toBe('done');
-    expect(harness.server.errors).toEqual([]);
-    expect(harness.server.requests).toHaveLength(4);
+      const finished = await sendTask(harness, 'fix the bug');
+      expect(finished.outcome).toBe('done');
+      expect(harness.server.errors).toEqual([]);
+      expect(harness.server.requests).toHaveLength(4);
 
-    // The refusal the model read: is_error, worded by the one validator, with the plan as it still is.
-    const [refusal] = toolResults(harness.server.requests[2] as ScriptedRequest);
-    expect(refusal?.is_error).toBe(true);
-    const expected = validatePlan(proposal, planBeforeInvalid!.items);
-    expect(expected.ok).toBe(false);
-    const message = toolResultText(refusal!);
-    expect(message).toContain(expected.ok ? '' : expected.error.message);
-    expect(message).toMatch(says);
-    expect(message).toContain(`The plan is still:\n${renderPlan(planBeforeInvalid!.items)}`);
+      // The refusal the model read: is_error, worded by the one validator, with the plan as it still is.
+      const [refusal] = toolResults(harness.server.requests[2] as ScriptedRequest);
+      expect(refusal?.is_error).toBe(true);
+      const expected = validatePlan(proposal, planBeforeInvalid!.items);
+      expect(expected.ok).toBe(false);
+      const message = toolResultText(refusal!);
+      expect(message).toContain(expected.ok ? '' : expected.error.message);
+      expect(message).toMatch(says);
+      expect(message).toContain(`The plan is still:\n${renderPlan(planBeforeInvalid!.items)}`);
 
-    // Nothing changed: same version, same items.
-    expect(planAfterInvalid).toEqual(planBeforeInvalid);
-    const refusedEvent = harness.events.find((e) => e.type === 'tool_result' && e.isError);
-    expect(refusedEvent).toMatchObject({ name: 'todo', isError: true });
+      // Nothing changed: same version, same items.
+      expect(planAfterInvalid).toEqual(planBeforeInvalid);
+      const refusedEvent = harness.events.find((e) => e.type === 'tool_result' && e.isError);
+      expect(refusedEvent).toMatchObject({ name: 'todo', isError: true });
 
-    // The corrected plan went through and was read back.
-    const [accepted] = toolResults(harness.server.requests[3] as ScriptedRequest);
-    expect(accepted?.is_error).toBeUndefined();
-    expect(toolResultText(accepted!)).toBe('[x] Read the code\n[x] Write the fix\n[x] Run the tests\n\n(3/3 completed)');
-    const plan = harness.core.currentSession!.plan;
-    expect(plan.history.map((v) => v.version)).toEqual([1, 2]);
-    expect(plan.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);
-  });
+      // The corrected plan went through and was read back.
+      const [accepted] = toolResults(harness.server.requests[3] as ScriptedRequest);
+      expect(accepted?.is_error).toBeUndefined();
+      expect(toolResultText(accepted!)).toBe('[x] Read the code\n[x] Write the fix\n[x] Run the tests\n\n(3/3 completed)');
+      const plan = harness.core.currentSession!.plan;
+      expect(plan.history.map((v) => v.version)).toEqual([1, 2]);
+      expect(plan.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);
+    },
+  );
 });

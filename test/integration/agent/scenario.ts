@@ -17,11 +17,7 @@ export async function sendTask(harness: AgentHarness, text: string, timeoutMs = 
 }
 
 /** Resolves with the first event (already seen or still to come) that matches. */
-export async function waitForEvent<T extends AgentEvent>(
-  harness: AgentHarness,
-  match: (event: AgentEvent) => event is T,
-  timeoutMs = 20_000,
-): Promise<T> {
+export async function waitForEvent<T extends AgentEvent>(harness: AgentHarness, match: (event: AgentEvent) => event is T, timeoutMs = 20_000): Promise<T> {
   return waitFor(() => harness.events.find(match), `no matching agent event within ${timeoutMs} ms`, timeoutMs);
 }
 

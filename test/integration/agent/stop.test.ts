@@ -63,10 +63,7 @@ describe('the person stops a task', () => {
     const waiting = untilStoppedTool('wait_forever');
     const second = recordingTool('second');
     harness = await startAgentHarness(
-      [
-        reply(text('Running both.'), toolUse('wait_forever', {}, 'toolu_wait'), toolUse('second', {}, 'toolu_second')),
-        reply(text('Back again.')),
-      ],
+      [reply(text('Running both.'), toolUse('wait_forever', {}, 'toolu_wait'), toolUse('second', {}, 'toolu_second')), reply(text('Back again.'))],
       { tools: [waiting, second] },
     );
     const finishing = await startTask(harness, 'run the long thing');

@@ -81,10 +81,7 @@ describe('token usage and prompt caching', () => {
   });
 
   it('marks the system prompt, the last tool and the end of the conversation for caching, and never stores the marks', async () => {
-    harness = await startAgentHarness(
-      [reply(toolUse('noop', {})), reply(toolUse('noop', {})), reply(text('Done.'))],
-      { tools: [noopTool] },
-    );
+    harness = await startAgentHarness([reply(toolUse('noop', {})), reply(toolUse('noop', {})), reply(text('Done.'))], { tools: [noopTool] });
     expect((await sendTask(harness, 'look around')).outcome).toBe('done');
     expect(harness.server.errors).toEqual([]);
 

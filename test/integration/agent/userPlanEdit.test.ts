@@ -98,9 +98,7 @@ describe("the person's plan edit mid-task", () => {
     const update = planUpdateBlock(afterEdit);
     expect(update).toContain('- reworded "Write the fix" to "Write the fix and a regression test"');
     expect(update).toContain('- added "Update the changelog" (pending) at position 4');
-    expect(update).toContain(
-      '[>] Read the code\n[ ] Write the fix and a regression test\n[ ] Run the tests\n[ ] Update the changelog\n\n(0/4 completed)',
-    );
+    expect(update).toContain('[>] Read the code\n[ ] Write the fix and a regression test\n[ ] Run the tests\n[ ] Update the changelog\n\n(0/4 completed)');
     expect(harness.events.some((e) => e.type === 'notice' && e.kind === 'plan_update')).toBe(true);
 
     // Told once: the next request does not repeat it, and the model's todo based on it went through.
@@ -233,7 +231,12 @@ describe("the person's plan edit mid-task", () => {
   });
 
   it('made against an old version is refused as a conflict and the plan stays as it is', async () => {
-    harness = await startAgentHarness([reply(toolUse('todo', { items: firstPlan })), reply(text('Stopping.')), reply(text('Stopping.')), reply(text('Stopping.'))]);
+    harness = await startAgentHarness([
+      reply(toolUse('todo', { items: firstPlan })),
+      reply(text('Stopping.')),
+      reply(text('Stopping.')),
+      reply(text('Stopping.')),
+    ]);
     await sendTask(harness, 'fix the bug');
     const stale = await dispatchRequest(harness.core.handlers, 'plan.edit', { baseVersion: 0, items: [{ content: 'Something else' }] });
     expect(stale.ok).toBe(false);

@@ -42,7 +42,14 @@ describe('undo never touches a file outside the workspace', () => {
 
     const result = await undo(harness.core, { taskId, force: true });
     expect(result.done).toEqual([]);
-    expect(result.conflicts).toEqual([{ path: 'sub/a.txt', reason: expect.stringMatching(/outside the workspace|symbolic link/), code: expect.stringMatching(/^(outside|through_symlink)$/), params: expect.any(Object) }]);
+    expect(result.conflicts).toEqual([
+      {
+        path: 'sub/a.txt',
+        reason: expect.stringMatching(/outside the workspace|symbolic link/),
+        code: expect.stringMatching(/^(outside|through_symlink)$/),
+        params: expect.any(Object),
+      },
+    ]);
     expect(readFileSync(outsideFile, 'utf8')).toBe('agent\n');
     expect(harness.read('sub-moved/a.txt').toString()).toBe('agent\n');
   });

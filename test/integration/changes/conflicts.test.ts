@@ -23,7 +23,9 @@ describe('undo and redo never overwrite what someone else changed, unless forced
     harness.write('mine.txt', 'the person kept typing\n');
     const result = await undo(harness.core, { taskId });
     expect(result.done).toEqual(['other.txt']);
-    expect(result.conflicts).toEqual([{ path: 'mine.txt', reason: expect.stringContaining('"mine.txt" was changed after the agent wrote it'), code: 'changed_since', params: {} }]);
+    expect(result.conflicts).toEqual([
+      { path: 'mine.txt', reason: expect.stringContaining('"mine.txt" was changed after the agent wrote it'), code: 'changed_since', params: {} },
+    ]);
     expect(harness.read('mine.txt').toString()).toBe('the person kept typing\n');
     expect(harness.read('other.txt').toString()).toBe('original other\n');
     expect(states(await listChanges(harness.core), taskId)).toEqual({ 'mine.txt': 'applied', 'other.txt': 'undone' });
@@ -44,11 +46,16 @@ describe('undo and redo never overwrite what someone else changed, unless forced
     unlinkSync(path.join(harness.workspace, 'made.txt'));
     const first = await undo(harness.core, { taskId });
     expect(first.done).toEqual(['doc.md']);
-    expect(first.conflicts).toEqual([{ path: 'made.txt', reason: expect.stringContaining('"made.txt" was deleted after the agent wrote it'), code: 'deleted_since', params: {} }]);
+    expect(first.conflicts).toEqual([
+      { path: 'made.txt', reason: expect.stringContaining('"made.txt" was deleted after the agent wrote it'), code: 'deleted_since', params: {} },
+    ]);
 
     harness.write('doc.md', '# draft, edited by hand\n');
     const second = await redo(harness.core, { taskId });
-    expect(second).toEqual({ done: [], conflicts: [{ path: 'doc.md', reason: expect.stringContaining('changed after its change was undone'), code: 'changed_since', params: {} }] });
+    expect(second).toEqual({
+      done: [],
+      conflicts: [{ path: 'doc.md', reason: expect.stringContaining('changed after its change was undone'), code: 'changed_since', params: {} }],
+    });
     expect(harness.read('doc.md').toString()).toBe('# draft, edited by hand\n');
 
     expect(await redo(harness.core, { taskId, force: true })).toEqual({ done: ['doc.md'], conflicts: [] });
@@ -68,7 +75,14 @@ describe('undo and redo never overwrite what someone else changed, unless forced
 
     const refused = await undo(harness.core, { taskId: first });
     expect(refused.done).toEqual([]);
-    expect(refused.conflicts).toEqual([{ path: 'app.ts', reason: expect.stringContaining('A later task, "make it three", also changed "app.ts"'), code: 'later_task', params: { task: 'make it three' } }]);
+    expect(refused.conflicts).toEqual([
+      {
+        path: 'app.ts',
+        reason: expect.stringContaining('A later task, "make it three", also changed "app.ts"'),
+        code: 'later_task',
+        params: { task: 'make it three' },
+      },
+    ]);
     expect(harness.read('app.ts').toString()).toBe('const n = "three";\n');
 
     expect(await undo(harness.core, { taskId: second })).toEqual({ done: ['app.ts', 'extra.ts'], conflicts: [] });

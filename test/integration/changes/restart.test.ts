@@ -14,7 +14,15 @@ afterEach(async () => {
 
 /** A new KeelCore on the same data folder and workspace: what a restart of the app gives. */
 function restart(h: ChangesHarness, logs: string[]): KeelCore {
-  const core = new KeelCore({ dataDir: h.dataDir, host: 'web', version: 'test', tools: () => fileTools, settings: () => h.settings, headless: true, log: (m) => logs.push(m) });
+  const core = new KeelCore({
+    dataDir: h.dataDir,
+    host: 'web',
+    version: 'test',
+    tools: () => fileTools,
+    settings: () => h.settings,
+    headless: true,
+    log: (m) => logs.push(m),
+  });
   unwrap(core.openWorkspace(h.workspace));
   return core;
 }

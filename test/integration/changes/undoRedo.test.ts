@@ -96,10 +96,7 @@ describe('the Changes view: what a task changed, undone and redone', () => {
   });
 
   it.skipIf(process.platform === 'win32')('keeps the file mode through undo and redo', async () => {
-    harness = await startChangesHarness([
-      reply(toolUse('edit_file', { path: 'run.sh', old_text: 'echo old', new_text: 'echo new' })),
-      reply(text('Edited.')),
-    ]);
+    harness = await startChangesHarness([reply(toolUse('edit_file', { path: 'run.sh', old_text: 'echo old', new_text: 'echo new' })), reply(text('Edited.'))]);
     const script = harness.write('run.sh', '#!/bin/sh\necho old\n');
     chmodSync(script, 0o750);
     const taskId = await harness.task('change the script');
@@ -124,7 +121,12 @@ describe('the Changes view: what a task changed, undone and redone', () => {
     const [task] = await listChanges(harness.core);
     expect(task!.files).toEqual([
       { path: 'logo.bin', kind: 'edited', state: 'applied', diff: 'Binary file (11 bytes → 9 bytes); no diff is shown.' },
-      { path: 'big.log', kind: 'edited', state: 'applied', diff: expect.stringMatching(/^Too large to show a diff \(.+ → 10 bytes; diffs are shown up to .+\)\.$/) },
+      {
+        path: 'big.log',
+        kind: 'edited',
+        state: 'applied',
+        diff: expect.stringMatching(/^Too large to show a diff \(.+ → 10 bytes; diffs are shown up to .+\)\.$/),
+      },
     ]);
     expect(await undo(harness.core, { taskId })).toEqual({ done: ['logo.bin', 'big.log'], conflicts: [] });
     expect(harness.read('logo.bin')).toEqual(binary);
@@ -145,7 +147,7 @@ describe('the Changes view: what a task changed, undone and redone', () => {
     expect(await listChanges(harness.core)).toEqual([]);
   });
 
-  it('shows a running task\'s changes as they happen, refuses to undo it until it ends, and undoes it after a stop', async () => {
+  it("shows a running task's changes as they happen, refuses to undo it until it ends, and undoes it after a stop", async () => {
     harness = await startChangesHarness([reply(toolUse('write_file', { path: 'live.txt', content: 'agent\n' })), hang()]);
     harness.write('live.txt', 'before\n');
     const sent = await harness.core.handlers['task.send']({ text: 'write and keep thinking' });

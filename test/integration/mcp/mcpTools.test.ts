@@ -65,12 +65,18 @@ describe('MCP servers through the agent loop', () => {
     const imageBlocks = (image!.content as { type: string }[]).filter((b) => b.type === 'image') as Anthropic.ImageBlockParam[];
     expect(imageBlocks).toHaveLength(1);
     expect(imageBlocks[0]!.source).toMatchObject({ type: 'base64', media_type: 'image/png' });
-    expect(Buffer.from((imageBlocks[0]!.source as { data: string }).data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from((imageBlocks[0]!.source as { data: string }).data, 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect(bad!.is_error).toBe(true);
     expect(resultText(bad!)).toContain('expected number, received string');
 
     // The chat shows the image by name rather than as base64.
-    const shown = harness.events.find((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result' && e.name === 'mcp__everything__get-tiny-image');
+    const shown = harness.events.find(
+      (e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result' && e.name === 'mcp__everything__get-tiny-image',
+    );
     expect(shown!.content).toContain('[image: image/png');
     // Headless (full auto): MCP calls are not asked.
     expect(harness.events.some((e) => e.type === 'approval_requested')).toBe(false);
@@ -82,7 +88,11 @@ describe('MCP servers through the agent loop', () => {
     const tools = await harness.core.mcp.tools();
     const signal = new AbortController().signal;
     for (let i = 0; i < 15; i++) {
-      const result = await runToolCall(tools, { type: 'tool_use', id: `toolu_${i}`, name: 'mcp__everything__echo', input: { message: `n${i}` }, caller: { type: 'direct' } }, { workspace: harness.workspace, signal });
+      const result = await runToolCall(
+        tools,
+        { type: 'tool_use', id: `toolu_${i}`, name: 'mcp__everything__echo', input: { message: `n${i}` }, caller: { type: 'direct' } },
+        { workspace: harness.workspace, signal },
+      );
       expect(result.content).toBe(`Echo: n${i}`);
     }
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
@@ -132,10 +142,9 @@ describe('MCP servers through the agent loop', () => {
   });
 
   it('a server that crashes mid-call: the model gets an error with the stderr tail, the window sees it failed, and the next call restarts it', async () => {
-    harness = await startAgentHarness(
-      [reply(toolUse('mcp__crashy__crash', {})), reply(toolUse('mcp__crashy__ping', {})), reply(text('Recovered.'))],
-      { settingsFile: { mcpServers: { crashy: CRASHING } } },
-    );
+    harness = await startAgentHarness([reply(toolUse('mcp__crashy__crash', {})), reply(toolUse('mcp__crashy__ping', {})), reply(text('Recovered.'))], {
+      settingsFile: { mcpServers: { crashy: CRASHING } },
+    });
     await serverState(harness, 'crashy', 'running');
     const firstPid = /pid (\d+)/.exec(harness.core.mcp.list().servers[0]!.stderrTail ?? '')?.[1];
     const finished = await sendTask(harness, 'crash it, then ping', 60_000);

@@ -102,11 +102,7 @@ describe("a folder's .mcp.json", () => {
 describe('approving MCP tool calls', () => {
   it('asks with server, tool and arguments; "allow this server for the session" lets its other tools through', async () => {
     const h = await start(
-      [
-        reply(toolUse('mcp__everything__echo', { message: 'first' })),
-        reply(toolUse('mcp__everything__get-sum', { a: 1, b: 2 })),
-        reply(text('done')),
-      ],
+      [reply(toolUse('mcp__everything__echo', { message: 'first' })), reply(toolUse('mcp__everything__get-sum', { a: 1, b: 2 })), reply(text('done'))],
       { approvals: 'auto_edits', settingsFile: { mcpServers: { everything: EVERYTHING } } },
     );
     await waitFor(() => state(h, 'everything') === 'running', 'the server to run', 60_000);
@@ -132,7 +128,12 @@ describe('approving MCP tool calls', () => {
 
   it('"always allow" from the card is remembered in settings.json, and the call is not asked again', async () => {
     const h = await start(
-      [reply(toolUse('mcp__everything__echo', { message: 'a' })), reply(text('one')), reply(toolUse('mcp__everything__echo', { message: 'b' })), reply(text('two'))],
+      [
+        reply(toolUse('mcp__everything__echo', { message: 'a' })),
+        reply(text('one')),
+        reply(toolUse('mcp__everything__echo', { message: 'b' })),
+        reply(text('two')),
+      ],
       { approvals: 'ask', settingsFile: { mcpServers: { everything: EVERYTHING } } },
     );
     await waitFor(() => state(h, 'everything') === 'running', 'the server to run', 60_000);

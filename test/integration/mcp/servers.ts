@@ -24,7 +24,9 @@ export async function startHttpMcpServer(token: string): Promise<{ url: string; 
     const server = new McpServer({ name: 'http-test', version: '1.0.0' });
     server.registerTool('greet', { description: 'Greets someone by name.', inputSchema: { name: z.string() } }, async ({ name }) => {
       calls.push(name);
-      return authorized ? { content: [{ type: 'text', text: `Hello, ${name}, over HTTP.` }] } : { isError: true, content: [{ type: 'text', text: 'missing token' }] };
+      return authorized
+        ? { content: [{ type: 'text', text: `Hello, ${name}, over HTTP.` }] }
+        : { isError: true, content: [{ type: 'text', text: 'missing token' }] };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void transport.close().then(() => server.close()));
@@ -39,6 +41,10 @@ export async function startHttpMcpServer(token: string): Promise<{ url: string; 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
-    close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }

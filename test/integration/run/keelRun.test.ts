@@ -38,7 +38,9 @@ function keel(args: string[], server: ScriptedAnthropic | null, apiKey = KEY, ex
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   return { process: child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
@@ -141,7 +143,10 @@ describe('keel run', { timeout: 120_000 }, () => {
 
   it('prints no control sequence from the model or a tool, and every line of a command', async () => {
     const s = await server([
-      reply(text('Hello \x1b]0;owned title\x07there \x1b[31mred\x1b[0m \x1bP1$qm\x1b\\done\x9b2J.'), toolUse('bash', { command: 'echo first-line\necho second-line \x1b]2;x\x07' })),
+      reply(
+        text('Hello \x1b]0;owned title\x07there \x1b[31mred\x1b[0m \x1bP1$qm\x1b\\done\x9b2J.'),
+        toolUse('bash', { command: 'echo first-line\necho second-line \x1b]2;x\x07' }),
+      ),
       reply(text('Finished \x1b]8;;http://evil.invalid\x1b\\link\x1b]8;;\x1b\\.')),
     ]);
     const child = keel(['--workspace', workspace, 'say hello'], s);
@@ -157,7 +162,7 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(s.errors).toEqual([]);
   });
 
-  it("prints the SDK's \"model is deprecated\" warning once per run, not once per request", async () => {
+  it('prints the SDK\'s "model is deprecated" warning once per run, not once per request', async () => {
     // claude-sonnet-4-5 is on the SDK's own deprecation list: it warns on every request it sends.
     const s = await server([
       reply(text('One.'), toolUse('bash', { command: 'echo one' })),
@@ -188,12 +193,7 @@ describe('keel run', { timeout: 120_000 }, () => {
   });
 
   it('exits 3 when the task stops with an unfinished plan, naming the open items', async () => {
-    const s = await server([
-      reply(toolUse('todo', { items: openPlan })),
-      reply(text('Done, I think.')),
-      reply(text('Done.')),
-      reply(text('Really done.')),
-    ]);
+    const s = await server([reply(toolUse('todo', { items: openPlan })), reply(text('Done, I think.')), reply(text('Done.')), reply(text('Really done.'))]);
     const child = keel(['--workspace', workspace, 'write hello.py'], s);
     const { code } = await exitOf(child);
     expect(code, child.stderr()).toBe(3);

@@ -51,7 +51,12 @@ async function fourReads(): Promise<{ server: ScriptedAnthropic; workspace: stri
   return { server, workspace, home: join(tmp, 'home') };
 }
 
-function run(args: string[], server: ScriptedAnthropic, home: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  server: ScriptedAnthropic,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, KEEL_HOME: home, NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL, ...env };
   for (const name of ['ANTHROPIC_MODEL', 'KEEL_MODEL', ...(env.KEEL_CONTEXT_WINDOW ? [] : ['KEEL_CONTEXT_WINDOW'])]) delete childEnv[name];
   const child = spawn(process.execPath, [bin, 'run', ...args], { cwd: tmp, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,9 +70,14 @@ function run(args: string[], server: ScriptedAnthropic, home: string, env: Recor
 describe('keel run on a long task', { timeout: 120_000 }, () => {
   it('with KEEL_CONTEXT_WINDOW set, makes room before the service refuses and emits a compaction event with --json', async () => {
     const { server, workspace, home } = await fourReads();
-    const { code, stdout, stderr } = await run(['--json', '--workspace', workspace, 'read the four files'], server, home, { KEEL_CONTEXT_WINDOW: String(LIMIT) });
+    const { code, stdout, stderr } = await run(['--json', '--workspace', workspace, 'read the four files'], server, home, {
+      KEEL_CONTEXT_WINDOW: String(LIMIT),
+    });
     expect(code, stderr).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const compactions = events.filter((e) => e.type === 'compaction');
     expect(compactions.length).toBeGreaterThan(0);
     expect(compactions[0]).toMatchObject({ reason: 'threshold' });

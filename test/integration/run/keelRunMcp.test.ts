@@ -38,7 +38,11 @@ async function run(script: Step[], flags: string[]): Promise<{ code: number | nu
   servers.push(server);
   const env: NodeJS.ProcessEnv = { ...process.env, KEEL_HOME: home, NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL };
   for (const name of ['ANTHROPIC_MODEL', 'KEEL_MODEL']) delete env[name];
-  const child = spawn(process.execPath, [bin, 'run', '--workspace', workspace, ...flags, 'use the servers'], { cwd: tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'run', '--workspace', workspace, ...flags, 'use the servers'], {
+    cwd: tmp,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
@@ -58,7 +62,10 @@ describe('keel run with MCP servers', { timeout: 120_000 }, () => {
   });
 
   it("--trust-project-mcp starts the folder's servers too, for that run only", async () => {
-    const { code, stderr, server, home } = await run([reply(toolUse('mcp__proj__echo', { message: 'project server' })), reply(text('Done.'))], ['--trust-project-mcp']);
+    const { code, stderr, server, home } = await run(
+      [reply(toolUse('mcp__proj__echo', { message: 'project server' })), reply(text('Done.'))],
+      ['--trust-project-mcp'],
+    );
     expect(code, stderr).toBe(0);
     expect(toolNames(server)).toEqual(expect.arrayContaining(['mcp__mine__echo', 'mcp__proj__echo']));
     expect(toolResults(server.requests[1]!).map(toolResultText)).toEqual(['Echo: project server']);

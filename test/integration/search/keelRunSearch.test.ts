@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hang, reply, startScriptedAnthropic, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic, type Step } from '../../support/scriptedAnthropic';
+import {
+  hang,
+  reply,
+  startScriptedAnthropic,
+  text,
+  toolResults,
+  toolResultText,
+  toolUse,
+  type ScriptedAnthropic,
+  type Step,
+} from '../../support/scriptedAnthropic';
 
 // search_text in the built app: `node bin/keel.js run` loads out/main/searchWorker.js (not the
 // TypeScript the other tests run), and Ctrl-C still works while a runaway regex is being matched.
@@ -36,7 +46,10 @@ afterEach(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function keelRun(script: Step[], task: string): Promise<{ child: ChildProcess; server: ScriptedAnthropic; exited: Promise<number | null>; output: () => string }> {
+async function keelRun(
+  script: Step[],
+  task: string,
+): Promise<{ child: ChildProcess; server: ScriptedAnthropic; exited: Promise<number | null>; output: () => string }> {
   const server = await startScriptedAnthropic({ script, apiKey: KEY });
   servers.push(server);
   const env: NodeJS.ProcessEnv = { ...process.env, KEEL_HOME: join(tmp, 'home'), NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL };

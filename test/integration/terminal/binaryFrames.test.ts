@@ -169,7 +169,7 @@ describe('terminal output over keel web', () => {
     await page.type(id, `yes flood.${marker}\r`);
     await waitFor(() => page.bytes(id) - start > FLOW_HIGH_WATERMARK_BYTES, 'the flood to pass the high watermark');
     let held = page.bytes(id);
-    for (let settled = false; !settled; ) {
+    for (let settled = false; !settled;) {
       await sleep(1000);
       settled = page.bytes(id) === held;
       held = page.bytes(id);

@@ -34,7 +34,9 @@ async function startProcessZoo(id: string): Promise<string> {
 /** Whether the tab's shell still runs (a reused pid running something else does not count). */
 function shellRunning(pid: number): boolean {
   try {
-    const [stat = '', command = ''] = execFileSync('ps', ['-o', 'stat=,comm=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/);
+    const [stat = '', command = ''] = execFileSync('ps', ['-o', 'stat=,comm=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/);
     return !stat.startsWith('Z') && command.includes('bash');
   } catch {
     return false; // ps exits 1 when there is no such process
@@ -58,7 +60,7 @@ describe('terminal: closing', () => {
     expect(!input.ok && input.error.message).toContain('was closed');
   });
 
-  it('dispose() on quit kills every tab\'s tree, and no terminal opens after it', { timeout: 30_000 }, async () => {
+  it("dispose() on quit kills every tab's tree, and no terminal opens after it", { timeout: 30_000 }, async () => {
     const first = await h.create();
     const second = await h.create();
     const markers = [await startProcessZoo(first.id), await startProcessZoo(second.id)];

@@ -69,7 +69,7 @@ describe('resolveLoginShellPath', () => {
 });
 
 describe('terminals started from the desktop', () => {
-  it('get the login shell\'s PATH', { timeout: 20_000 }, async () => {
+  it("get the login shell's PATH", { timeout: 20_000 }, async () => {
     const home = homeWithProfile('export PATH="/opt/keel-desktop-test/bin:$PATH"\n');
     const saved = { HOME: process.env.HOME, SHELL: process.env.SHELL };
     Object.assign(process.env, { HOME: home, SHELL: BASH });

@@ -81,7 +81,14 @@ describe('terminalEnvironment', () => {
 
   it('promises a colour terminal, drops stale sizes and host variables, and marks the tab', () => {
     const env = terminalEnvironment(base, { marker: 'm1', platform: 'linux' });
-    expect(env).toMatchObject({ TERM: 'xterm-256color', COLORTERM: 'truecolor', TERM_PROGRAM: 'Keel', PATH: '/usr/bin', HOME: '/home/p', [TERMINAL_MARKER_VARIABLE]: 'm1' });
+    expect(env).toMatchObject({
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+      TERM_PROGRAM: 'Keel',
+      PATH: '/usr/bin',
+      HOME: '/home/p',
+      [TERMINAL_MARKER_VARIABLE]: 'm1',
+    });
     expect(env).not.toHaveProperty('COLUMNS');
     expect(env).not.toHaveProperty('LINES');
     expect(env).not.toHaveProperty('ELECTRON_RUN_AS_NODE');
@@ -94,8 +101,11 @@ describe('terminalEnvironment', () => {
     expect(terminalEnvironment({ ...base, LC_ALL: 'ja_JP.UTF-8' }, { marker: 'm', platform: 'linux' })).not.toHaveProperty('LANG');
   });
 
-  it('uses the login shell\'s PATH when one was resolved, and the person\'s desktop name', () => {
-    const env = terminalEnvironment({ ...base, XDG_CURRENT_DESKTOP: 'Unity', ORIGINAL_XDG_CURRENT_DESKTOP: 'GNOME' }, { marker: 'm', path: '/opt/homebrew/bin:/usr/bin', platform: 'linux' });
+  it("uses the login shell's PATH when one was resolved, and the person's desktop name", () => {
+    const env = terminalEnvironment(
+      { ...base, XDG_CURRENT_DESKTOP: 'Unity', ORIGINAL_XDG_CURRENT_DESKTOP: 'GNOME' },
+      { marker: 'm', path: '/opt/homebrew/bin:/usr/bin', platform: 'linux' },
+    );
     expect(env.PATH).toBe('/opt/homebrew/bin:/usr/bin');
     expect(env.XDG_CURRENT_DESKTOP).toBe('GNOME');
     expect(env).not.toHaveProperty('ORIGINAL_XDG_CURRENT_DESKTOP');

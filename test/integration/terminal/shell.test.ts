@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('terminal: a shell in a tab', () => {
-  it('starts the person\'s shell in the workspace, echoes what is typed and prints the output', async () => {
+  it("starts the person's shell in the workspace, echoes what is typed and prints the output", async () => {
     const info = await h.create();
     expect(info).toMatchObject({ title: 'bash', cwd: h.workspace });
     expect(info.pid).toBeGreaterThan(0);
@@ -31,7 +31,7 @@ describe('terminal: a shell in a tab', () => {
     await h.waitForOutput(info.id, `${PROMPT}echo hello\nhello\n${PROMPT}`);
   });
 
-  it('runs in the workspace folder with a terminal\'s environment', async () => {
+  it("runs in the workspace folder with a terminal's environment", async () => {
     const { id } = await h.create();
     await h.type(id, 'pwd; echo "term=$TERM colors=$COLORTERM"\r');
     await h.waitForOutput(id, `\n${h.workspace}\n`);

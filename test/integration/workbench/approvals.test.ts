@@ -256,7 +256,11 @@ describe('"Allow for this session"', () => {
     await answer(harness, card.id, 'allow_session');
     expect((await task.finished).outcome).toBe('done');
     expect(eventsOf(harness, 'approval_requested')).toHaveLength(1);
-    expect(eventsOf(harness, 'tool_result').map((r) => r.content).join('\n')).toContain('last line');
+    expect(
+      eventsOf(harness, 'tool_result')
+        .map((r) => r.content)
+        .join('\n'),
+    ).toContain('last line');
     expect(await rules(harness.core)).toEqual(['command:echo tail']);
   });
 
@@ -327,10 +331,13 @@ describe('the other approval modes', () => {
   });
 
   it('the mode is read for every call: switching to full_auto in the settings applies to the next task', async () => {
-    harness = await startAgentHarness([reply(toolUse('bash', { command: 'echo one' })), reply(text('Done.')), reply(toolUse('bash', { command: 'echo two' })), reply(text('Done.'))], {
-      tools: realTools(),
-      approvals: 'ask',
-    });
+    harness = await startAgentHarness(
+      [reply(toolUse('bash', { command: 'echo one' })), reply(text('Done.')), reply(toolUse('bash', { command: 'echo two' })), reply(text('Done.'))],
+      {
+        tools: realTools(),
+        approvals: 'ask',
+      },
+    );
     const task = await startTask(harness, 'one');
     await answer(harness, (await nthEvent(harness, 'approval_requested')).request.id, 'allow_once');
     await task.finished;
@@ -344,7 +351,11 @@ describe('stopping the task while a card waits', () => {
   it('ends the task promptly as cancelled, runs nothing, and leaves a history the model accepts', async () => {
     harness = await startAgentHarness(
       [
-        reply(text('Two steps.'), toolUse('bash', { command: 'touch stopped.txt' }, 'toolu_cmd'), toolUse('write_file', { path: 'w.txt', content: 'w' }, 'toolu_w')),
+        reply(
+          text('Two steps.'),
+          toolUse('bash', { command: 'touch stopped.txt' }, 'toolu_cmd'),
+          toolUse('write_file', { path: 'w.txt', content: 'w' }, 'toolu_w'),
+        ),
         reply(text('Fine, starting over.')),
       ],
       { tools: realTools(), approvals: 'ask' },

@@ -68,15 +68,24 @@ describe('pictures in a message', () => {
     expect(wrongType.ok).toBe(false);
     if (!wrongType.ok) expect(wrongType.error.message).toContain('says it is image/jpeg but its bytes are image/png');
 
-    const notAPicture = await h.core.handlers['task.send']({ text: 'look', images: [{ mediaType: 'image/png', data: Buffer.from('hello there, not a png').toString('base64') }] });
+    const notAPicture = await h.core.handlers['task.send']({
+      text: 'look',
+      images: [{ mediaType: 'image/png', data: Buffer.from('hello there, not a png').toString('base64') }],
+    });
     expect(notAPicture.ok).toBe(false);
 
-    const huge = await h.core.handlers['task.send']({ text: 'look', images: [{ mediaType: 'image/png', data: pngHeaderClaiming(9000, 100).toString('base64') }] });
+    const huge = await h.core.handlers['task.send']({
+      text: 'look',
+      images: [{ mediaType: 'image/png', data: pngHeaderClaiming(9000, 100).toString('base64') }],
+    });
     expect(huge.ok).toBe(false);
     if (!huge.ok) expect(huge.error.message).toContain('8000 px');
 
     // Five pictures are more than the contract allows in one message.
-    const many = await dispatchRequest(h.core.handlers, 'task.send', { text: 'look', images: Array.from({ length: 5 }, () => ({ mediaType: 'image/png', data: png })) });
+    const many = await dispatchRequest(h.core.handlers, 'task.send', {
+      text: 'look',
+      images: Array.from({ length: 5 }, () => ({ mediaType: 'image/png', data: png })),
+    });
     expect(many.ok).toBe(false);
     expect(h.server.requests).toHaveLength(0);
   });
@@ -158,7 +167,13 @@ describe('a message with a picture and a mention sent while the agent works', ()
     const task = value(await h.core.handlers['task.send']({ text: 'run the job' }));
     await job.started;
     const png = makePng(12, 12);
-    const queued = value(await h.core.handlers['task.send']({ text: 'also see @notes.md', images: [{ mediaType: 'image/png', data: png.toString('base64') }], mentions: ['notes.md'] }));
+    const queued = value(
+      await h.core.handlers['task.send']({
+        text: 'also see @notes.md',
+        images: [{ mediaType: 'image/png', data: png.toString('base64') }],
+        mentions: ['notes.md'],
+      }),
+    );
     expect(queued.queued).toBe(true);
     const event = eventsOf(h, 'message_queued')[0]!;
     expect(event.mentions).toEqual(['notes.md']);
@@ -175,4 +190,3 @@ describe('a message with a picture and a mention sent while the agent works', ()
     expect(userItems(value(await h.core.handlers['chat.history']({}))).at(-1)).toMatchObject({ mentions: ['notes.md'], images: event.images });
   });
 });
-

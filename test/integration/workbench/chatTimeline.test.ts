@@ -16,7 +16,7 @@ function fold(events: AgentEvent[], start: ChatItem[] = []): ChatItem[] {
 }
 
 describe('applyAgentEvent (the live chat)', () => {
-  it("streamed text accumulates in one assistant item, which stops streaming when a tool is called", () => {
+  it('streamed text accumulates in one assistant item, which stops streaming when a tool is called', () => {
     const items = fold([
       { type: 'task_started', taskId: 't1', text: 'hi' },
       { type: 'text', delta: 'Hel' },
@@ -52,7 +52,7 @@ describe('applyAgentEvent (the live chat)', () => {
     expect(applyAgentEvent(before, { type: 'stream_retry', attempt: 1, reason: 'x' }, () => 'x')).toEqual(before);
   });
 
-  it("tool output accumulates on its tool, and the result attaches to it (also when it is not the last item)", () => {
+  it('tool output accumulates on its tool, and the result attaches to it (also when it is not the last item)', () => {
     const items = fold([
       { type: 'tool_call', id: 'a', name: 'bash', input: { command: 'make' } },
       { type: 'tool_call', id: 'b', name: 'read_file', input: { path: 'x' } },
@@ -150,7 +150,11 @@ describe('applyAgentEvent (the live chat)', () => {
       { type: 'task_started', taskId: 't1', text: 'go' },
       { type: 'state', state: 'thinking' },
       { type: 'text', delta: 'Done, I think.' },
-      { type: 'usage', round: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 }, session: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 } },
+      {
+        type: 'usage',
+        round: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 },
+        session: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 },
+      },
       { type: 'notice', kind: 'gate', message: 'Items are still open.' },
       { type: 'text', delta: 'Now really done.' },
       { type: 'task_finished', taskId: 't1', outcome: 'stopped_unfinished', message: 'Stopped with an unfinished plan.' },
@@ -175,7 +179,10 @@ describe('timelineFromRecords (the chat rebuilt from a transcript)', () => {
       { type: 'task', event: 'start', taskId: 't1', text: 'go', at },
       message('user', [{ type: 'text', text: 'go' }]),
       { type: 'task', event: 'queued', id: 'm1', text: 'wait for me', at },
-      message('assistant', [{ type: 'text', text: 'Working.' }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'ls' } }]),
+      message('assistant', [
+        { type: 'text', text: 'Working.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'ls' } },
+      ]),
     ]);
     expect(items).toEqual([
       { kind: 'user', id: 'task-t1', text: 'go' },
@@ -205,7 +212,17 @@ describe('timelineFromRecords (the chat rebuilt from a transcript)', () => {
       message('assistant', [{ type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'x' } }]),
       { type: 'usage', round: {}, at },
       { type: 'plan', version: 1, items: [], at },
-      message('user', [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }], is_error: true }]),
+      message('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: 'a',
+          content: [
+            { type: 'text', text: 'line 1' },
+            { type: 'text', text: 'line 2' },
+          ],
+          is_error: true,
+        },
+      ]),
     ]);
     expect(items).toEqual([{ kind: 'tool', id: 'a', name: 'read_file', input: { path: 'x' }, result: { content: 'line 1\nline 2', isError: true } }]);
   });
@@ -233,7 +250,12 @@ afterEach(async () => {
 describe("the transcript's timeline equals the live chat", () => {
   it('for a task with text, file and command tools, a plan, a reminder, the completion gate and a queued message', async () => {
     const job = gatedTool('long_job');
-    const plan = (a: string, b: string) => ({ items: [{ content: 'Write the file', status: a }, { content: 'Show it', status: b }] });
+    const plan = (a: string, b: string) => ({
+      items: [
+        { content: 'Write the file', status: a },
+        { content: 'Show it', status: b },
+      ],
+    });
     harness = await startAgentHarness(
       [
         reply(text('I will plan first.'), toolUse('todo', plan('in_progress', 'pending'))),
@@ -308,7 +330,10 @@ describe("the transcript's timeline equals the live chat", () => {
     expect(comparable(history)).toEqual(comparable(fromEvents));
     expect(history).toEqual([
       expect.objectContaining({ kind: 'user', text: 'first task' }),
-      expect.objectContaining({ kind: 'assistant', text: 'Streaming slowly, piece by piece, while the person types something, and then a few more words to keep it going.' }),
+      expect.objectContaining({
+        kind: 'assistant',
+        text: 'Streaming slowly, piece by piece, while the person types something, and then a few more words to keep it going.',
+      }),
       expect.objectContaining({ kind: 'user', text: 'a note while you type' }),
       expect.objectContaining({ kind: 'assistant', text: 'About your note: noted.' }),
       expect.objectContaining({ kind: 'outcome', outcome: 'done' }),

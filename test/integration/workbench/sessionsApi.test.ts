@@ -81,7 +81,13 @@ describe('the sessions of the open folder', () => {
     expect(chat.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'outcome']);
     expect(chat[0]).toMatchObject({ kind: 'user', text: 'Write hello.txt\nwith a greeting in it' });
     expect(chat[2]).toMatchObject({ kind: 'tool', id: 'toolu_plan', name: 'todo', result: { isError: false } });
-    expect(chat[4]).toMatchObject({ kind: 'tool', id: 'toolu_write', name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' }, result: { isError: false } });
+    expect(chat[4]).toMatchObject({
+      kind: 'tool',
+      id: 'toolu_write',
+      name: 'write_file',
+      input: { path: 'hello.txt', content: 'hi\n' },
+      result: { isError: false },
+    });
     expect(chat[6]).toMatchObject({ kind: 'outcome', outcome: 'done' });
 
     // The reopened session carries on: the model gets its whole history.
@@ -95,7 +101,10 @@ describe('the sessions of the open folder', () => {
     const log = Array.from({ length: 3000 }, (_, i) => `line ${i}: something happened in the build, and then something else`).join('\n');
     await runTask(harness, `Why does the build fail? Here is the log:\n${log}`);
     await runTask(harness, 'a later short question');
-    expect(value(await harness.core.handlers['session.list']({}))[0]).toMatchObject({ title: 'Why does the build fail? Here is the log:', lastOutcome: 'done' });
+    expect(value(await harness.core.handlers['session.list']({}))[0]).toMatchObject({
+      title: 'Why does the build fail? Here is the log:',
+      lastOutcome: 'done',
+    });
   });
 
   it('newest first, also for sessions started within the same second', async () => {

@@ -174,7 +174,9 @@ describe('settings.update', () => {
       expect(result.ok ? '' : result.error.message).toMatch(/http/);
     }
     expect((await getSettings(core)).model).not.toBe('claude-x');
-    expect(value(await core.handlers['settings.update']({ baseURL: 'https://proxy.example.com/anthropic' })).baseURL).toBe('https://proxy.example.com/anthropic');
+    expect(value(await core.handlers['settings.update']({ baseURL: 'https://proxy.example.com/anthropic' })).baseURL).toBe(
+      'https://proxy.example.com/anthropic',
+    );
     expect(value(await core.handlers['settings.update']({ baseURL: '' })).baseURL).toBe('');
   });
 });

@@ -64,9 +64,7 @@ export function requestTokens(requestBody: unknown): number {
 }
 
 export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, ids: IdSource): ResolvedReply {
-  const content: ResolvedBlock[] = (shape.content ?? []).map((b) =>
-    b.type === 'tool_use' ? { ...b, id: b.id ?? ids.next('toolu') } : b,
-  );
+  const content: ResolvedBlock[] = (shape.content ?? []).map((b) => (b.type === 'tool_use' ? { ...b, id: b.id ?? ids.next('toolu') } : b));
   const body = (typeof requestBody === 'object' && requestBody !== null ? requestBody : {}) as Record<string, unknown>;
   const model = shape.model ?? (typeof body.model === 'string' ? body.model : 'claude-scripted');
   const stop_reason = shape.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');

@@ -315,12 +315,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       if (!models.includes(id)) return sendError(res, 404, 'not_found_error', `model: ${id}`, requestId);
       return sendJson(res, 200, info(id), { 'request-id': requestId });
     }
-    sendJson(
-      res,
-      200,
-      { data: models.map(info), has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null },
-      { 'request-id': requestId },
-    );
+    sendJson(res, 200, { data: models.map(info), has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null }, { 'request-id': requestId });
   };
 
   const server = createServer((req, res) => {

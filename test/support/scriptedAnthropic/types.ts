@@ -33,14 +33,7 @@ export interface RedactedThinkingBlockSpec {
 
 export type ReplyBlock = TextBlockSpec | ToolUseBlockSpec | ThinkingBlockSpec | RedactedThinkingBlockSpec;
 
-export type StopReason =
-  | 'end_turn'
-  | 'tool_use'
-  | 'max_tokens'
-  | 'refusal'
-  | 'stop_sequence'
-  | 'pause_turn'
-  | 'model_context_window_exceeded';
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'stop_sequence' | 'pause_turn' | 'model_context_window_exceeded';
 
 /** Any field left out gets a plausible value (input estimated from the request, output from the reply). */
 export interface UsageSpec {

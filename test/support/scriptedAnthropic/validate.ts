@@ -107,7 +107,10 @@ function checkThinking(thinking: unknown, maxTokens: number): void {
   const budget = thinking.budget_tokens;
   if (typeof budget !== 'number' || !Number.isInteger(budget)) fail('thinking.enabled.budget_tokens: Field required');
   if (budget < 1024) fail('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
-  if (maxTokens <= budget) fail('`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size');
+  if (maxTokens <= budget)
+    fail(
+      '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+    );
 }
 
 interface Msg {
@@ -232,9 +235,7 @@ function checkConversation(messages: Msg[]): void {
     }
     // user turn: every tool_result must answer a tool_use of the previous (assistant) turn, once.
     const prev = t > 0 ? turns[t - 1] : undefined;
-    const offered = new Set(
-      (prev?.blocks ?? []).filter((e) => e.block.type === 'tool_use').map((e) => e.block.id as string),
-    );
+    const offered = new Set((prev?.blocks ?? []).filter((e) => e.block.type === 'tool_use').map((e) => e.block.id as string));
     const answered = new Set<string>();
     for (const e of turn.blocks) {
       if (e.block.type !== 'tool_result') continue;
@@ -278,7 +279,10 @@ function checkImage(b: Obj, path: string): void {
   const bytes = Buffer.from(source.data, 'base64');
   if (bytes.length > MAX_IMAGE_BYTES) fail(`${path}.source.base64: image exceeds 5 MB maximum: ${bytes.length} bytes > ${MAX_IMAGE_BYTES} bytes`);
   const actual = mediaTypeOf(bytes);
-  if (actual !== source.media_type) fail(`${path}.source.base64.data: The image was specified using the ${source.media_type} media type, but the image appears to be a ${actual ?? 'unknown'} image`);
+  if (actual !== source.media_type)
+    fail(
+      `${path}.source.base64.data: The image was specified using the ${source.media_type} media type, but the image appears to be a ${actual ?? 'unknown'} image`,
+    );
 }
 
 function mediaTypeOf(bytes: Buffer): string | null {

@@ -18,7 +18,15 @@ async function asks(command: string, rules: string[], mode: ApprovalMode = 'ask'
 describe('bash: redirections are file changes', () => {
   it('a rule for echo runs plain echo, but not echo into a file (without the file-change permission)', async () => {
     expect(await asks('echo hello', ['command:echo'])).toBe(false);
-    for (const command of ['echo owned > tracked.txt', 'echo x >> log.txt', 'echo x >| f', 'echo x &> f', 'echo x 2> err.txt', 'echo x | tee out.txt', 'echo x >&out.txt']) {
+    for (const command of [
+      'echo owned > tracked.txt',
+      'echo x >> log.txt',
+      'echo x >| f',
+      'echo x &> f',
+      'echo x 2> err.txt',
+      'echo x | tee out.txt',
+      'echo x >&out.txt',
+    ]) {
       expect(await asks(command, ['command:echo', 'command:tee']), command).toBe(true);
       // Auto-approve edits (or a file-change rule) allows a change inside the workspace.
       expect(await asks(command, ['command:echo', 'command:tee'], 'auto_edits'), command).toBe(false);
@@ -82,7 +90,24 @@ describe('bash: redirections are file changes', () => {
 
 describe('bash: wrappers never match a rule of the program they wrap', () => {
   it('asks for each wrapper even when both it and the wrapped program are allowed', async () => {
-    const rules = ['command:echo', 'command:sudo', 'command:env', 'command:npx', 'command:bash', 'command:sh', 'command:xargs', 'command:find', 'command:nohup', 'command:time', 'command:nice', 'command:timeout', 'command:command', 'command:exec', 'command:eval', 'command:npm'];
+    const rules = [
+      'command:echo',
+      'command:sudo',
+      'command:env',
+      'command:npx',
+      'command:bash',
+      'command:sh',
+      'command:xargs',
+      'command:find',
+      'command:nohup',
+      'command:time',
+      'command:nice',
+      'command:timeout',
+      'command:command',
+      'command:exec',
+      'command:eval',
+      'command:npm',
+    ];
     for (const command of [
       'sudo echo hi',
       'env echo hi',
@@ -155,7 +180,45 @@ describe('PowerShell mode (injected, as on Windows)', () => {
 
 describe('any text a model sends', () => {
   it('is judged without throwing, in both shells', async () => {
-    const alphabet = ['a', 'b', ' ', '\n', '\t', '"', "'", '`', '\\', '$', '(', ')', '{', '}', '[', '*', '?', '~', '<', '>', '&', '|', ';', '#', '=', '-', '%', '@', '/', '.', '1', '2', 'EOF', '<<', 'rm ', 'sudo ', 'cd '];
+    const alphabet = [
+      'a',
+      'b',
+      ' ',
+      '\n',
+      '\t',
+      '"',
+      "'",
+      '`',
+      '\\',
+      '$',
+      '(',
+      ')',
+      '{',
+      '}',
+      '[',
+      '*',
+      '?',
+      '~',
+      '<',
+      '>',
+      '&',
+      '|',
+      ';',
+      '#',
+      '=',
+      '-',
+      '%',
+      '@',
+      '/',
+      '.',
+      '1',
+      '2',
+      'EOF',
+      '<<',
+      'rm ',
+      'sudo ',
+      'cd ',
+    ];
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 0; n < 3000; n++) {

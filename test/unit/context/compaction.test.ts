@@ -29,7 +29,8 @@ function history(sizes: number[], options: { image?: number } = {}): ChatMessage
 }
 
 const resultOf = (messages: ChatMessage[], id: string) =>
-  messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).find((b) => b.type === 'tool_result' && b.tool_use_id === id) as { content: unknown } | undefined;
+  messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).find((b) => b.type === 'tool_result' && b.tool_use_id === id) as
+    { content: unknown } | undefined;
 
 describe('stage 1: clearing older tool results', () => {
   it('never clears the last three rounds, takes images first and then the biggest, and keeps every pair valid', () => {
@@ -56,14 +57,20 @@ describe('stage 1: clearing older tool results', () => {
 
   it('says what was there and how to get it back, per tool', () => {
     const result = { type: 'tool_result' as const, tool_use_id: 't', content: 'x'.repeat(5000) };
-    expect(clearedPlaceholder({ name: 'bash', input: { command: 'npm test\nnpm run lint' } }, result)).toBe('[bash `npm test`: cleared to make room; run it again if you need its output]');
-    expect(clearedPlaceholder({ name: 'search_text', input: { pattern: 'TODO', path: 'src' } }, result)).toBe('[search_text "TODO" in src: cleared to make room; search again if you need the matches]');
-    expect(clearedPlaceholder({ name: 'web_fetch', input: {} }, result)).toBe('[web_fetch result (5000 characters): cleared to make room; call web_fetch again if you need it]');
+    expect(clearedPlaceholder({ name: 'bash', input: { command: 'npm test\nnpm run lint' } }, result)).toBe(
+      '[bash `npm test`: cleared to make room; run it again if you need its output]',
+    );
+    expect(clearedPlaceholder({ name: 'search_text', input: { pattern: 'TODO', path: 'src' } }, result)).toBe(
+      '[search_text "TODO" in src: cleared to make room; search again if you need the matches]',
+    );
+    expect(clearedPlaceholder({ name: 'web_fetch', input: {} }, result)).toBe(
+      '[web_fetch result (5000 characters): cleared to make room; call web_fetch again if you need it]',
+    );
   });
 });
 
 describe('stage 2: the summarised history', () => {
-  it('cuts at the model\'s turn, keeps recent rounds within the budget and always the last one', () => {
+  it("cuts at the model's turn, keeps recent rounds within the budget and always the last one", () => {
     const messages = history([100, 100, 100, 100, 2_000]);
     const tight = chooseSummaryBoundary(messages, 10);
     expect(messages[tight]!.role).toBe('assistant');
@@ -116,7 +123,7 @@ describe('knowing the window', () => {
     expect(tracker.window(200_000)).toBe(30_000);
   });
 
-  it('recognises the API\'s too-long answers', () => {
+  it("recognises the API's too-long answers", () => {
     expect(isContextOverflow('The API rejected the request (400): prompt is too long: 31480 tokens > 30000 maximum')).toBe(true);
     expect(isContextOverflow('The API answered 413 after retries: request_too_large')).toBe(true);
     expect(isContextOverflow('The API rejected the request (400): messages.0: bad')).toBe(false);

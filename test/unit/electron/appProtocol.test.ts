@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META_CSP, contentSecurityPolicy } from '../../../common/csp';
-import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, isAppUrl, requestedFile, type AppProtocolHandler } from '../../../main/electron/appProtocol';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME_PRIVILEGES,
+  createAppProtocolHandler,
+  isAppUrl,
+  requestedFile,
+  type AppProtocolHandler,
+} from '../../../main/electron/appProtocol';
 
 // The keel://app handler, in Node: a real folder laid out like out/renderer, with a secret beside it.
 let base: string;
@@ -145,7 +152,8 @@ describe('the keel://app protocol handler', () => {
   it('knows its own origin for the navigation guard', () => {
     expect(isAppUrl('keel://app/index.html')).toBe(true);
     expect(isAppUrl('keel://app/')).toBe(true);
-    for (const url of ['keel://evil/index.html', 'https://app/index.html', 'file:///index.html', 'keel://app.evil/', 'not a url']) expect(isAppUrl(url), url).toBe(false);
+    for (const url of ['keel://evil/index.html', 'https://app/index.html', 'file:///index.html', 'keel://app.evil/', 'not a url'])
+      expect(isAppUrl(url), url).toBe(false);
   });
 });
 

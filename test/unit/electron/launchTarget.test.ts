@@ -5,12 +5,19 @@ import { chooseLaunchTarget, packagedExecutables } from '../../electron/launchTa
 // Which app test/electron/launch.test.ts drives: the packaged test build first.
 const root = '/repo';
 const noElectron = { binary: null, reason: 'no Electron binary at /repo/node_modules/electron/dist/electron' };
-const existing = (...paths: string[]) => (path: string) => paths.includes(path);
+const existing =
+  (...paths: string[]) =>
+  (path: string) =>
+    paths.includes(path);
 
 describe('the launch test target', () => {
   it('is the packaged test build where one exists, even when the dev Electron is there too', () => {
     const executable = join(root, 'dist', 'linux-unpacked', 'keel');
-    expect(chooseLaunchTarget({ root, platform: 'linux', exists: existing(executable), electron: { binary: '/e/electron', reason: '' } })).toEqual({ kind: 'packaged', executable, args: [] });
+    expect(chooseLaunchTarget({ root, platform: 'linux', exists: existing(executable), electron: { binary: '/e/electron', reason: '' } })).toEqual({
+      kind: 'packaged',
+      executable,
+      args: [],
+    });
     const mac = join(root, 'dist', 'mac-arm64', 'Keel.app', 'Contents', 'MacOS', 'Keel');
     expect(chooseLaunchTarget({ root, platform: 'darwin', exists: existing(mac), electron: noElectron })).toMatchObject({ kind: 'packaged', executable: mac });
     const win = join(root, 'dist', 'win-unpacked', 'Keel.exe');
@@ -35,8 +42,12 @@ describe('the launch test target', () => {
   });
 
   it('takes KEEL_ELECTRON_APP first, and says so when it names nothing', () => {
-    expect(chooseLaunchTarget({ root, platform: 'linux', exists: existing('/opt/keel/keel'), override: '/opt/keel/keel', electron: noElectron })).toMatchObject({ kind: 'packaged', executable: '/opt/keel/keel' });
-    expect(chooseLaunchTarget({ root, platform: 'linux', exists: existing(), override: '/opt/none', electron: { binary: '/e/electron', reason: '' } })).toMatchObject({
+    expect(chooseLaunchTarget({ root, platform: 'linux', exists: existing('/opt/keel/keel'), override: '/opt/keel/keel', electron: noElectron })).toMatchObject(
+      { kind: 'packaged', executable: '/opt/keel/keel' },
+    );
+    expect(
+      chooseLaunchTarget({ root, platform: 'linux', exists: existing(), override: '/opt/none', electron: { binary: '/e/electron', reason: '' } }),
+    ).toMatchObject({
       kind: 'none',
       reason: expect.stringContaining('/opt/none'),
     });

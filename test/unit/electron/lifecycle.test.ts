@@ -56,7 +56,14 @@ class InstanceAppStandIn extends EventEmitter {
 describe('single instance', () => {
   it('a second Keel quits at once and registers nothing', () => {
     const app = new InstanceAppStandIn(false);
-    expect(claimSingleInstance(app, () => null, () => undefined, true)).toBe(false);
+    expect(
+      claimSingleInstance(
+        app,
+        () => null,
+        () => undefined,
+        true,
+      ),
+    ).toBe(false);
     expect(app.quits).toBe(1);
     expect(app.listenerCount('second-instance')).toBe(0);
   });
@@ -65,7 +72,14 @@ describe('single instance', () => {
     const app = new InstanceAppStandIn(true);
     const window = new WindowStandIn(true);
     const opened: string[] = [];
-    expect(claimSingleInstance(app, () => window, (folder) => opened.push(folder), true)).toBe(true);
+    expect(
+      claimSingleInstance(
+        app,
+        () => window,
+        (folder) => opened.push(folder),
+        true,
+      ),
+    ).toBe(true);
     expect(app.quits).toBe(0);
     app.startSecond(['/opt/Keel/keel'], '/home/me');
     expect(window.calls).toEqual(['restore', 'show', 'focus']);
@@ -75,7 +89,12 @@ describe('single instance', () => {
   it('opens, in the first window, the folder the second was started with (relative to where it started)', () => {
     const app = new InstanceAppStandIn(true);
     const opened: string[] = [];
-    claimSingleInstance(app, () => new WindowStandIn(), (folder) => opened.push(folder), true);
+    claimSingleInstance(
+      app,
+      () => new WindowStandIn(),
+      (folder) => opened.push(folder),
+      true,
+    );
     app.startSecond(['/opt/Keel/keel', '--enable-logging', 'project'], '/home/me/code');
     app.startSecond(['/opt/Keel/keel', '/srv/other'], '/home/me');
     expect(opened).toEqual(['/home/me/code/project', '/srv/other']);
@@ -98,7 +117,9 @@ describe('the folder on the command line', () => {
     expect(folderArgument(['/opt/Keel/keel'], true)).toBeNull();
     expect(folderArgument(['/opt/Keel/keel', '--no-sandbox', '--inspect=0', 'project'], true)).toBe('project');
     // As Playwright starts the dev build: its switches first, then the app's entry, then ours.
-    expect(folderArgument(['/x/electron', '--inspect=0', '--remote-debugging-port=0', '/repo/out/main/index.js', '/work/project'], false)).toBe('/work/project');
+    expect(folderArgument(['/x/electron', '--inspect=0', '--remote-debugging-port=0', '/repo/out/main/index.js', '/work/project'], false)).toBe(
+      '/work/project',
+    );
     expect(folderArgument(['/x/electron', '--inspect=0', '--remote-debugging-port=0', '/repo/out/main/index.js'], false)).toBeNull();
     expect(folderArgument(['/x/electron', '.'], false)).toBeNull();
   });
@@ -127,7 +148,16 @@ describe('the menu', () => {
     core.onEvent((event) => event.channel === 'workspace.changed' && told.push(event.payload));
     const errors: string[] = [];
     let clicked: Promise<void> | undefined;
-    const item = (menuTemplate('linux', () => (clicked = openFolderFromMenu(() => core.handlers['workspace.choose']({}), (message) => errors.push(message))))[0]!.submenu as { click?: () => void }[])[0]!;
+    const item = (
+      menuTemplate(
+        'linux',
+        () =>
+          (clicked = openFolderFromMenu(
+            () => core.handlers['workspace.choose']({}),
+            (message) => errors.push(message),
+          )),
+      )[0]!.submenu as { click?: () => void }[]
+    )[0]!;
     item.click?.();
     await clicked;
     expect(errors).toEqual([]);
@@ -148,12 +178,23 @@ describe('the menu', () => {
     const core = new KeelCore({ dataDir: tempDir('keel-menu-data-'), host: 'electron', version: 'test', chooseFolder: async () => file });
     cleanups.push(() => core.dispose());
     const errors: string[] = [];
-    await openFolderFromMenu(() => core.handlers['workspace.choose']({}), (message) => errors.push(message));
+    await openFolderFromMenu(
+      () => core.handlers['workspace.choose']({}),
+      (message) => errors.push(message),
+    );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(file);
-    const throwing = new KeelCore({ dataDir: tempDir('keel-menu-data-'), host: 'electron', version: 'test', chooseFolder: () => Promise.reject(new Error('the portal is not running')) });
+    const throwing = new KeelCore({
+      dataDir: tempDir('keel-menu-data-'),
+      host: 'electron',
+      version: 'test',
+      chooseFolder: () => Promise.reject(new Error('the portal is not running')),
+    });
     cleanups.push(() => throwing.dispose());
-    await openFolderFromMenu(() => throwing.handlers['workspace.choose']({}), (message) => errors.push(message));
+    await openFolderFromMenu(
+      () => throwing.handlers['workspace.choose']({}),
+      (message) => errors.push(message),
+    );
     expect(errors[1]).toContain('the portal is not running');
   });
 });

@@ -50,7 +50,20 @@ describe('the preload bridge', () => {
 
   it('lets no other channel through: nothing is sent to main', async () => {
     const { bridge, ipc } = setUp();
-    const refused = ['fs.readFile', 'keel:app.info', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'app.info ', 'APP.INFO', 42, null, undefined];
+    const refused = [
+      'fs.readFile',
+      'keel:app.info',
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      '',
+      'app.info ',
+      'APP.INFO',
+      42,
+      null,
+      undefined,
+    ];
     for (const channel of refused) {
       expect(await bridge.request(channel as string, {}), String(channel)).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     }

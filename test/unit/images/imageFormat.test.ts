@@ -67,7 +67,10 @@ describe('checkImage', () => {
   });
 
   it('refuses a claimed type the bytes contradict, a cut header, and pictures over 8000 px or 5 MB, naming the limit', () => {
-    expect(checkImage(makePng(10, 10), 'image/jpeg')).toMatchObject({ ok: false, message: expect.stringContaining('says it is image/jpeg but its bytes are image/png') });
+    expect(checkImage(makePng(10, 10), 'image/jpeg')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('says it is image/jpeg but its bytes are image/png'),
+    });
     expect(checkImage(makePng(10, 10).subarray(0, 12))).toMatchObject({ ok: false, message: expect.stringContaining('cut off or damaged') });
     expect(checkImage(pngHeaderClaiming(8001, 10))).toMatchObject({ ok: false, message: expect.stringContaining('at most 8000 px') });
     const big = Buffer.concat([pngHeaderClaiming(100, 100), Buffer.alloc(5 * 1024 * 1024)]);

@@ -57,7 +57,7 @@ describe('the afterPack hook on a fake macOS app', () => {
     expect(result.removed).toContain('prebuilds/win32-x64');
   });
 
-  it('does not change the project\'s node_modules through a hard-linked spawn-helper', async () => {
+  it("does not change the project's node_modules through a hard-linked spawn-helper", async () => {
     const app = fake({ layout: 'darwin', localBuild: null });
     const helper = join(app.ptyDir, 'prebuilds', 'darwin-arm64', 'spawn-helper');
     const project = mkdtempSync(join(tmpdir(), 'keel-node-modules-'));
@@ -129,9 +129,7 @@ describe('the afterPack hook on a fake Linux app', () => {
 
   it('refuses a local build for another arch', async () => {
     const app = fake({ layout: 'linux', localBuild: elf('arm64') });
-    await expect(quiet(() => afterPack(context(app, 'linux', Arch.x64)))).rejects.toThrow(
-      /local build .*pty\.node is elf for arm64, not linux-x64/,
-    );
+    await expect(quiet(() => afterPack(context(app, 'linux', Arch.x64)))).rejects.toThrow(/local build .*pty\.node is elf for arm64, not linux-x64/);
   });
 
   it('refuses a local build for another platform', async () => {

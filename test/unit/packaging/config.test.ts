@@ -115,7 +115,7 @@ describe('the icons', () => {
     expect(bytes.readUInt32BE(4)).toBe(bytes.length);
     const sizes: Record<string, number> = { icp4: 16, icp5: 32, ic11: 32, ic12: 64, ic07: 128, ic13: 256, ic08: 256, ic14: 512, ic09: 512, ic10: 1024 };
     const found: string[] = [];
-    for (let at = 8; at < bytes.length; ) {
+    for (let at = 8; at < bytes.length;) {
       const type = bytes.toString('latin1', at, at + 4);
       const length = bytes.readUInt32BE(at + 4);
       const data = bytes.subarray(at + 8, at + length);

@@ -70,8 +70,7 @@ function put(path: string, content: string | Buffer, mode = 0o644): void {
 /** node-pty 1.1.0 as npm installs it, in a fake packed app, with spawn-helpers at 0o644. */
 export function makeFakeApp(options: FakeAppOptions): FakeApp {
   const appOutDir = mkdtempSync(join(tmpdir(), 'keel-afterpack-'));
-  const resources =
-    options.layout === 'darwin' ? join(appOutDir, 'Keel.app', 'Contents', 'Resources') : join(appOutDir, 'resources');
+  const resources = options.layout === 'darwin' ? join(appOutDir, 'Keel.app', 'Contents', 'Resources') : join(appOutDir, 'resources');
   mkdirSync(resources, { recursive: true });
   put(join(resources, 'app.asar'), 'not really an asar');
   const unpacked = join(resources, 'app.asar.unpacked');

@@ -66,13 +66,22 @@ function fakeMacElectron(): string {
   const contents = join(dist, 'Electron.app', 'Contents');
   put(
     join(contents, 'Info.plist'),
-    plist({ CFBundleExecutable: 'Electron', CFBundleIconFile: 'electron.icns', CFBundleIdentifier: 'com.github.Electron', CFBundleName: 'Electron', CFBundleVersion: '45.5.0' }),
+    plist({
+      CFBundleExecutable: 'Electron',
+      CFBundleIconFile: 'electron.icns',
+      CFBundleIdentifier: 'com.github.Electron',
+      CFBundleName: 'Electron',
+      CFBundleVersion: '45.5.0',
+    }),
   );
   put(join(contents, 'MacOS', 'Electron'), 'stand-in', 0o755);
   put(join(contents, 'Resources', 'electron.icns'), 'stand-in');
   for (const suffix of ['', ' (Renderer)', ' (GPU)', ' (Plugin)']) {
     const helper = join(contents, 'Frameworks', `Electron Helper${suffix}.app`, 'Contents');
-    put(join(helper, 'Info.plist'), plist({ CFBundleExecutable: `Electron Helper${suffix}`, CFBundleIdentifier: 'com.github.Electron.helper', CFBundleName: `Electron Helper${suffix}` }));
+    put(
+      join(helper, 'Info.plist'),
+      plist({ CFBundleExecutable: `Electron Helper${suffix}`, CFBundleIdentifier: 'com.github.Electron.helper', CFBundleName: `Electron Helper${suffix}` }),
+    );
     put(join(helper, 'MacOS', `Electron Helper${suffix}`), 'stand-in', 0o755);
   }
   put(join(contents, 'Frameworks', 'Electron Framework.framework', 'Electron Framework'), Buffer.concat([Buffer.from('stand-in '), DEFAULT_WIRE]));
@@ -143,65 +152,59 @@ beforeAll(() => {
 }, 300_000);
 
 describe.skipIf(!canPack)('electron-builder with a stand-in Electron', () => {
-  it(
-    'packs a Linux production app: only the built files, node-pty unpacked for this arch, production fuses',
-    async () => {
-      const output = join(work, 'linux');
-      const log = await pack('--linux', arch, fakeLinuxElectron(), output, {});
-      expect(log).toMatch(/afterPack: node-pty for linux-/);
+  it('packs a Linux production app: only the built files, node-pty unpacked for this arch, production fuses', async () => {
+    const output = join(work, 'linux');
+    const log = await pack('--linux', arch, fakeLinuxElectron(), output, {});
+    expect(log).toMatch(/afterPack: node-pty for linux-/);
 
-      const appDir = join(output, arch === 'x64' ? 'linux-unpacked' : 'linux-arm64-unpacked');
-      const { files } = readAsar(join(appDir, 'resources', 'app.asar'));
-      const paths = [...files.keys()];
-      for (const path of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']) expect(paths).toContain(path);
-      const outside = paths.filter((path) => !path.startsWith('/out/') && !path.startsWith('/node_modules/') && path !== '/package.json');
-      expect(outside).toEqual([]);
-      expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
-      expect(paths.filter((path) => path.startsWith('/node_modules/') && path.includes('/electron-builder/'))).toEqual([]);
-      expect(paths.filter((path) => path.startsWith('/node_modules/vitest/'))).toEqual([]);
+    const appDir = join(output, arch === 'x64' ? 'linux-unpacked' : 'linux-arm64-unpacked');
+    const { files } = readAsar(join(appDir, 'resources', 'app.asar'));
+    const paths = [...files.keys()];
+    for (const path of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']) expect(paths).toContain(path);
+    const outside = paths.filter((path) => !path.startsWith('/out/') && !path.startsWith('/node_modules/') && path !== '/package.json');
+    expect(outside).toEqual([]);
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    expect(paths.filter((path) => path.startsWith('/node_modules/') && path.includes('/electron-builder/'))).toEqual([]);
+    expect(paths.filter((path) => path.startsWith('/node_modules/vitest/'))).toEqual([]);
 
-      // node-pty lives outside the asar, and the asar says so.
-      const ptyFiles = paths.filter((path) => path.startsWith('/node_modules/node-pty/'));
-      expect(ptyFiles.length).toBeGreaterThan(0);
-      for (const path of ptyFiles) expect(files.get(path)?.unpacked, path).toBe(true);
-      const ptyDir = join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'node-pty');
-      expect(readdirSync(join(ptyDir, 'build'))).toEqual(['Release']);
-      expect(readdirSync(join(ptyDir, 'build', 'Release'))).toEqual(['pty.node']);
-      expect(existsSync(join(ptyDir, 'prebuilds'))).toBe(false);
+    // node-pty lives outside the asar, and the asar says so.
+    const ptyFiles = paths.filter((path) => path.startsWith('/node_modules/node-pty/'));
+    expect(ptyFiles.length).toBeGreaterThan(0);
+    for (const path of ptyFiles) expect(files.get(path)?.unpacked, path).toBe(true);
+    const ptyDir = join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'node-pty');
+    expect(readdirSync(join(ptyDir, 'build'))).toEqual(['Release']);
+    expect(readdirSync(join(ptyDir, 'build', 'Release'))).toEqual(['pty.node']);
+    expect(existsSync(join(ptyDir, 'prebuilds'))).toBe(false);
 
-      expect(existsSync(join(ptyDir, 'lib', 'index.js'))).toBe(true);
+    expect(existsSync(join(ptyDir, 'lib', 'index.js'))).toBe(true);
 
-      expect(await fuses(join(appDir, 'keel'))).toEqual(PRODUCTION);
-    },
-    280_000,
-  );
+    expect(await fuses(join(appDir, 'keel'))).toEqual(PRODUCTION);
+  }, 280_000);
 
-  it(
-    'packs a macOS test build: spawn-helper executable, the Linux build of node-pty gone, asar integrity recorded, the inspect fuse on',
-    async () => {
-      const output = join(work, 'mac');
-      const log = await pack('--mac', 'arm64', fakeMacElectron(), output, { KEEL_TEST_BUILD: '1' });
-      expect(log).toMatch(/a TEST build/);
+  it('packs a macOS test build: spawn-helper executable, the Linux build of node-pty gone, asar integrity recorded, the inspect fuse on', async () => {
+    const output = join(work, 'mac');
+    const log = await pack('--mac', 'arm64', fakeMacElectron(), output, { KEEL_TEST_BUILD: '1' });
+    expect(log).toMatch(/a TEST build/);
 
-      const app = join(output, 'mac-arm64', 'Keel.app', 'Contents');
-      const ptyDir = join(app, 'Resources', 'app.asar.unpacked', 'node_modules', 'node-pty');
-      // This machine's node_modules holds a Linux compile in build/: it must not reach a Mac.
-      expect(existsSync(join(ptyDir, 'build'))).toBe(false);
-      expect(readdirSync(join(ptyDir, 'prebuilds')).sort()).toEqual(['darwin-arm64', 'darwin-x64']);
-      for (const name of ['darwin-arm64', 'darwin-x64']) {
-        expect(statSync(join(ptyDir, 'prebuilds', name, 'spawn-helper')).mode & 0o777).toBe(0o755);
-        expect(existsSync(join(ptyDir, 'prebuilds', name, 'pty.node'))).toBe(true);
-      }
+    const app = join(output, 'mac-arm64', 'Keel.app', 'Contents');
+    const ptyDir = join(app, 'Resources', 'app.asar.unpacked', 'node_modules', 'node-pty');
+    // This machine's node_modules holds a Linux compile in build/: it must not reach a Mac.
+    expect(existsSync(join(ptyDir, 'build'))).toBe(false);
+    expect(readdirSync(join(ptyDir, 'prebuilds')).sort()).toEqual(['darwin-arm64', 'darwin-x64']);
+    for (const name of ['darwin-arm64', 'darwin-x64']) {
+      expect(statSync(join(ptyDir, 'prebuilds', name, 'spawn-helper')).mode & 0o777).toBe(0o755);
+      expect(existsSync(join(ptyDir, 'prebuilds', name, 'pty.node'))).toBe(true);
+    }
 
-      // EnableEmbeddedAsarIntegrityValidation checks this hash of the asar header at startup.
-      const infoPlist = readFileSync(join(app, 'Info.plist'), 'utf8');
-      const { headerString } = readAsar(join(app, 'Resources', 'app.asar'));
-      const hash = createHash('sha256').update(headerString).digest('hex');
-      expect(infoPlist).toMatch(new RegExp(`<key>Resources/app.asar</key>\\s*<dict>\\s*<key>algorithm</key>\\s*<string>SHA256</string>\\s*<key>hash</key>\\s*<string>${hash}</string>`));
-      expect(readFileSync(join(app, 'Resources', 'icon.icns')).equals(readFileSync(join(root, 'build', 'icon.icns')))).toBe(true);
+    // EnableEmbeddedAsarIntegrityValidation checks this hash of the asar header at startup.
+    const infoPlist = readFileSync(join(app, 'Info.plist'), 'utf8');
+    const { headerString } = readAsar(join(app, 'Resources', 'app.asar'));
+    const hash = createHash('sha256').update(headerString).digest('hex');
+    expect(infoPlist).toMatch(
+      new RegExp(`<key>Resources/app.asar</key>\\s*<dict>\\s*<key>algorithm</key>\\s*<string>SHA256</string>\\s*<key>hash</key>\\s*<string>${hash}</string>`),
+    );
+    expect(readFileSync(join(app, 'Resources', 'icon.icns')).equals(readFileSync(join(root, 'build', 'icon.icns')))).toBe(true);
 
-      expect(await fuses(join(output, 'mac-arm64', 'Keel.app'))).toEqual({ ...PRODUCTION, EnableNodeCliInspectArguments: true });
-    },
-    280_000,
-  );
+    expect(await fuses(join(output, 'mac-arm64', 'Keel.app'))).toEqual({ ...PRODUCTION, EnableNodeCliInspectArguments: true });
+  }, 280_000);
 });

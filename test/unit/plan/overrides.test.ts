@@ -48,7 +48,10 @@ describe('PlanStore: an agent version records the overrides of the person’s la
     const store = new PlanStore();
     store.propose([{ content: 'Read the code' }, { content: 'Write the fix' }, { content: 'Run the tests' }], { source: 'agent' });
     // The board's edits in a row count as one edit: reword step 2, delete step 3, add a step.
-    store.propose(store.items.map((item) => (item.id === '2' ? { ...item, content: 'Write the fix with a test' } : item)), { source: 'user' });
+    store.propose(
+      store.items.map((item) => (item.id === '2' ? { ...item, content: 'Write the fix with a test' } : item)),
+      { source: 'user' },
+    );
     store.propose(store.items.slice(0, 2), { source: 'user' });
     store.propose([...store.items, { content: 'Update the changelog' }], { source: 'user' });
 
@@ -58,7 +61,10 @@ describe('PlanStore: an agent version records the overrides of the person’s la
     expect(kinds).toEqual(['dropped', 'restored', 'reworded_back']);
 
     // The agent's next plan, with nothing of the person's since, carries none.
-    store.propose(store.items.map((item) => ({ ...item, status: 'completed' })), { source: 'agent' });
+    store.propose(
+      store.items.map((item) => ({ ...item, status: 'completed' })),
+      { source: 'agent' },
+    );
     expect(store.current!.overrides).toBeUndefined();
   });
 

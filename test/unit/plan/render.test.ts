@@ -11,9 +11,7 @@ const helloPlan: PlanItem[] = [
 
 describe('renderPlan', () => {
   it('renders exactly the format in PLAN-RULES.md', () => {
-    expect(renderPlan(helloPlan)).toBe(
-      '[x] Read the existing code\n[>] Write hello.py (writing hello.py)\n[ ] Run it and check the output\n\n(1/3 completed)',
-    );
+    expect(renderPlan(helloPlan)).toBe('[x] Read the existing code\n[>] Write hello.py (writing hello.py)\n[ ] Run it and check the output\n\n(1/3 completed)');
   });
 
   it('shows activeForm only for the item in progress', () => {

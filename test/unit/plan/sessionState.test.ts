@@ -40,7 +40,9 @@ describe('board proposals for issue 16', () => {
 
   it('"only one in progress" is said about the step the person changed, naming the one that already was', () => {
     const sent = [{ ...stored[0]! }, { ...stored[1]!, status: 'in_progress' }];
-    const fromValidator = [{ index: 1, message: 'm', code: 'several_in_progress', params: { item: 2, content: 'Restart the service', other: 'Check the logs', otherIndex: 0 } }];
+    const fromValidator = [
+      { index: 1, message: 'm', code: 'several_in_progress', params: { item: 2, content: 'Restart the service', other: 'Check the logs', otherIndex: 0 } },
+    ];
     expect(aboutTheChangedStep(fromValidator, sent, stored)).toEqual(fromValidator);
     // The person started the FIRST step while the second was in progress: the validator marked the second.
     const storedOther = [step('1', 'Check the logs'), step('2', 'Restart the service', 'in_progress')];

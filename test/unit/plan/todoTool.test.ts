@@ -24,7 +24,9 @@ describe('the todo tool definition', () => {
     const schema = todoToolDefinition.input_schema as {
       type: string;
       required: string[];
-      properties: { items: { type: string; maxItems: number; items: { type: string; required: string[]; properties: Record<string, { type: string; enum?: string[] }> } } };
+      properties: {
+        items: { type: string; maxItems: number; items: { type: string; required: string[]; properties: Record<string, { type: string; enum?: string[] }> } };
+      };
     };
     expect(schema.type).toBe('object');
     expect(schema.required).toEqual(['items']);

@@ -65,7 +65,12 @@ describe('at most one item in progress', () => {
 
 describe('content', () => {
   it('refuses an empty content and names the item number', () => {
-    const message = refusal(validatePlan([{ content: 'Fine', status: 'pending' }, { content: '', status: 'pending' }]));
+    const message = refusal(
+      validatePlan([
+        { content: 'Fine', status: 'pending' },
+        { content: '', status: 'pending' },
+      ]),
+    );
     expect(message).toContain('Item 2: content is empty');
   });
 
@@ -156,7 +161,12 @@ describe('shape of the proposal', () => {
   });
 
   it('refuses two items with the same id', () => {
-    const message = refusal(validatePlan([{ id: 'a', content: 'A' }, { id: 'a', content: 'B' }]));
+    const message = refusal(
+      validatePlan([
+        { id: 'a', content: 'A' },
+        { id: 'a', content: 'B' },
+      ]),
+    );
     expect(message).toContain('Item 2 repeats the id "a" of item 1');
   });
 
@@ -211,11 +221,7 @@ describe('stable ids', () => {
     const before = first();
     const after = accepted(
       validatePlan(
-        [
-          { content: 'Run the tests' },
-          { content: 'read the code', status: 'completed' },
-          { content: 'Write the fix', status: 'in_progress' },
-        ],
+        [{ content: 'Run the tests' }, { content: 'read the code', status: 'completed' }, { content: 'Write the fix', status: 'in_progress' }],
         before,
       ),
     );
@@ -231,9 +237,7 @@ describe('stable ids', () => {
 
   it('keeps the id of a reworded item at the same position', () => {
     const before = first();
-    const after = accepted(
-      validatePlan([{ content: 'Read the code' }, { content: 'Write the fix in parser.ts' }, { content: 'Run the tests' }], before),
-    );
+    const after = accepted(validatePlan([{ content: 'Read the code' }, { content: 'Write the fix in parser.ts' }, { content: 'Run the tests' }], before));
     expect(after.map((i) => i.id)).toEqual(before.map((i) => i.id));
   });
 

@@ -20,7 +20,8 @@ describe('UNC and device paths', () => {
   });
 
   it('ordinary paths pass', () => {
-    for (const p of ['src/a.ts', 'C:\\proj\\a.ts', 'a b/c.d.ts', './x', '..\\x']) expect(pathProblem(p, { platform: 'win32', writing: true }), p).toBeUndefined();
+    for (const p of ['src/a.ts', 'C:\\proj\\a.ts', 'a b/c.d.ts', './x', '..\\x'])
+      expect(pathProblem(p, { platform: 'win32', writing: true }), p).toBeUndefined();
   });
 });
 

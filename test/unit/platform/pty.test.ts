@@ -56,7 +56,9 @@ describe('ending a pty’s processes (15.6, 15.7)', () => {
         throw new Error('already closed');
       },
     };
-    await expect(endPtyProcesses(pty, { platform: 'win32', exitSeen: () => false, killTree: () => Promise.reject(new Error('taskkill failed')) })).resolves.toBe('pty closed');
+    await expect(
+      endPtyProcesses(pty, { platform: 'win32', exitSeen: () => false, killTree: () => Promise.reject(new Error('taskkill failed')) }),
+    ).resolves.toBe('pty closed');
   });
 });
 

@@ -8,7 +8,12 @@ describe('why an undo left a file alone, in the person’s language', () => {
   const en = translator('en');
 
   it('says a later task’s change in Chinese, with the task named, not main’s English', () => {
-    const conflict = { path: 'app.ts', reason: 'A later task, "make it three", also changed "app.ts".', code: 'later_task' as const, params: { task: 'make it three' } };
+    const conflict = {
+      path: 'app.ts',
+      reason: 'A later task, "make it three", also changed "app.ts".',
+      code: 'later_task' as const,
+      params: { task: 'make it three' },
+    };
     expect(conflictText(conflict, 'undo', zh)).toBe('之后的任务“make it three”也改动了这个文件。请先撤销那个任务对它的改动，或者仍然撤销以覆盖它。');
     expect(conflictText(conflict, 'redo', en)).toContain('or redo anyway');
   });
@@ -18,7 +23,11 @@ describe('why an undo left a file alone, in the person’s language', () => {
       for (const action of ['undo', 'redo'] as const) {
         for (const type of ['folder', 'link', 'special']) {
           for (const t of [en, zh]) {
-            const text = conflictText({ path: 'a.txt', reason: 'English', code, params: { type, task: 'T', folder: '/d', target: '/x', message: 'EBUSY' } }, action, t);
+            const text = conflictText(
+              { path: 'a.txt', reason: 'English', code, params: { type, task: 'T', folder: '/d', target: '/x', message: 'EBUSY' } },
+              action,
+              t,
+            );
             expect(text).not.toMatch(/^changes\./);
             expect(text).not.toBe('English');
           }

@@ -24,7 +24,13 @@ describe('transcript records', () => {
     session.recordTask({ event: 'start', taskId: 't1', text: 'Plan it' });
     session.appendMessage({ role: 'user', content: [{ type: 'text', text: 'Plan it' }] });
     session.plan.propose([{ content: 'Read', status: 'in_progress' }, { content: 'Write' }], { source: 'agent' });
-    session.plan.propose([{ id: '1', content: 'Read', status: 'completed' }, { id: '2', content: 'Write' }], { source: 'user' });
+    session.plan.propose(
+      [
+        { id: '1', content: 'Read', status: 'completed' },
+        { id: '2', content: 'Write' },
+      ],
+      { source: 'user' },
+    );
     session.markPlanSeen(2);
     session.recordNotice('plan_update', 'The person changed the plan.');
     session.recordUsage({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheCreationTokens: 0 });
@@ -40,13 +46,18 @@ describe('transcript records', () => {
     session.recordTask({ event: 'end', taskId: 't1', outcome: 'done', openSteps: 1 });
     session.close();
 
-    const lines = readFileSync(session.transcriptPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = readFileSync(session.transcriptPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     const types = lines.map((line) => {
       const parsed = TranscriptRecordSchema.safeParse(line);
       expect(parsed.error, JSON.stringify(line)).toBeUndefined();
       return parsed.data?.type;
     });
-    expect(new Set(types)).toEqual(new Set(['session', 'task', 'message', 'plan', 'plan_seen', 'notice', 'usage', 'approval_mode', 'approval_rule', 'compaction']));
+    expect(new Set(types)).toEqual(
+      new Set(['session', 'task', 'message', 'plan', 'plan_seen', 'notice', 'usage', 'approval_mode', 'approval_rule', 'compaction']),
+    );
     expect(readTranscript(session.transcriptPath).warnings).toEqual([]);
   });
 

@@ -32,7 +32,9 @@ describe('bash tool: timeout', () => {
     const b = markedSleep();
     const c = markedSleep();
     const d = markedSleep();
-    const command = [`${a.sleep} &`, `setsid ${b.sleep} &`, `nohup ${c.sleep} >/dev/null 2>&1 &`, `(setsid ${d.sleep} &)`, 'echo spawned', 'sleep 30'].join('\n');
+    const command = [`${a.sleep} &`, `setsid ${b.sleep} &`, `nohup ${c.sleep} >/dev/null 2>&1 &`, `(setsid ${d.sleep} &)`, 'echo spawned', 'sleep 30'].join(
+      '\n',
+    );
     const result = await bashTool.run({ command, timeout: 1.5 }, makeContext(workspace));
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^spawned\n\[timed out after 1.5 s/);
@@ -94,10 +96,7 @@ describe('bash tool: background processes after a normal exit', () => {
   it('returns when the command exits even if a background job still holds the terminal', { timeout: 20_000 }, async () => {
     const held = markedSleep();
     const detached = markedSleep();
-    const result = await bashTool.run(
-      { command: `(trap '' HUP; ${held.sleep}; echo late) & setsid ${detached.sleep} & echo done` },
-      makeContext(workspace),
-    );
+    const result = await bashTool.run({ command: `(trap '' HUP; ${held.sleep}; echo late) & setsid ${detached.sleep} & echo done` }, makeContext(workspace));
     expect(result).toEqual({ content: 'done\n[exit code: 0]', isError: false });
   });
 });

@@ -19,10 +19,7 @@ describe('ConPTY-style repaints rendered as a screen (15.13)', () => {
   it('keeps the spaces ConPTY sends as cursor moves, and its absolute line positioning', async () => {
     // What ConPTY sends for "hello   world\nsecond line\n": a cursor-forward for the spaces, a
     // cursor position for the next line, an erase to the end of the line.
-    expect(await render(['\x1b[?25l\x1b[2J\x1b[mhello\x1b[3Cworld\x1b[K\x1b[2;1Hsecond line\x1b[K\r\n\x1b[?25h'])).toEqual([
-      'hello   world',
-      'second line',
-    ]);
+    expect(await render(['\x1b[?25l\x1b[2J\x1b[mhello\x1b[3Cworld\x1b[K\x1b[2;1Hsecond line\x1b[K\r\n\x1b[?25h'])).toEqual(['hello   world', 'second line']);
   });
 
   it('a line redrawn in place (a progress bar) is its last state', async () => {

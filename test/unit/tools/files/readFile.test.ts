@@ -107,7 +107,7 @@ describe('read_file binary detection', () => {
 
   it('refuses bytes that are mostly control characters even without NULs', async () => {
     const bytes = Buffer.alloc(4096);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 31 + 1;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = ((i * 7) % 31) + 1;
     ws.file('blob.bin', bytes);
     const result = await read({ path: 'blob.bin' });
     expect(result.isError).toBe(true);
@@ -129,9 +129,7 @@ describe('read_file encodings', () => {
   it('reads UTF-16BE with a BOM', async () => {
     ws.file('u16be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode('one\ntwo\nthree', 'utf16be')]));
     const result = await read({ path: 'u16be.txt', offset: 2, limit: 1 });
-    expect(result.content).toBe(
-      `[encoding: UTF-16BE with BOM]\n${numbered(2, ['two'])}\n(Showing lines 2-2 of 3. To read on, call read_file with offset 3.)`,
-    );
+    expect(result.content).toBe(`[encoding: UTF-16BE with BOM]\n${numbered(2, ['two'])}\n(Showing lines 2-2 of 3. To read on, call read_file with offset 3.)`);
   });
 
   it('reads a GBK file as Chinese', async () => {
@@ -194,7 +192,9 @@ describe('read_file encodings', () => {
 
   it('reads a Windows-1252 file', async () => {
     ws.file('latin.txt', iconv.encode('Café déjà vu — “quotes”, naïve façade, résumé, 5 €.\n', 'windows-1252'));
-    expect((await read({ path: 'latin.txt' })).content).toBe(`[encoding: Windows-1252]\n${numbered(1, ['Café déjà vu — “quotes”, naïve façade, résumé, 5 €.'])}`);
+    expect((await read({ path: 'latin.txt' })).content).toBe(
+      `[encoding: Windows-1252]\n${numbered(1, ['Café déjà vu — “quotes”, naïve façade, résumé, 5 €.'])}`,
+    );
   });
 
   it('does not mistake a UTF-8 character cut at the sample boundary for another encoding', async () => {

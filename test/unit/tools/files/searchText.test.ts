@@ -91,7 +91,10 @@ describe('search_text', () => {
 
   it('says when nothing matches', async () => {
     ws.file('a.txt', 'x\n');
-    expect(await search({ pattern: 'zzz', glob: '*.txt' })).toEqual({ isError: false, content: 'No matches for /zzz/ in the workspace (files matching "*.txt").' });
+    expect(await search({ pattern: 'zzz', glob: '*.txt' })).toEqual({
+      isError: false,
+      content: 'No matches for /zzz/ in the workspace (files matching "*.txt").',
+    });
   });
 
   // The search skips files by their raw bytes before decoding (a required literal not in them):

@@ -26,7 +26,9 @@ describe('locateWorkerFile', () => {
   });
 
   it('says to rebuild when the built worker is missing', () => {
-    expect(() => locateWorkerFile(touch('out/main/cli.js'))).toThrow(/searchWorker\.js\) is missing next to .*out\/main\/cli\.js\. Rebuild Keel with `npm run build`/);
+    expect(() => locateWorkerFile(touch('out/main/cli.js'))).toThrow(
+      /searchWorker\.js\) is missing next to .*out\/main\/cli\.js\. Rebuild Keel with `npm run build`/,
+    );
   });
 
   it('runs the TypeScript worker through tsx from source', () => {
