@@ -1,3 +1,4 @@
+import { PLAN_PROBLEM_CODES } from '../../common/plan/validate';
 import type { MessageKey } from '../i18n/messages';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import type { BoardProblem } from './proposals';
@@ -9,23 +10,8 @@ export function problemText(problem: BoardProblem, t: Translate): string {
   return t(key, problem.params);
 }
 
-const PROBLEM_KEYS: Record<string, true> = Object.fromEntries(
-  [
-    'not_a_list',
-    'too_many',
-    'not_an_object',
-    'content_not_text',
-    'content_empty',
-    'content_missing',
-    'status_invalid',
-    'active_form_not_text',
-    'content_too_long',
-    'active_form_too_long',
-    'id_invalid',
-    'id_repeated',
-    'several_in_progress',
-  ].map((code) => [`plan.problem.${code}`, true]),
-);
+// Every code the one validator can give, from its own list; `satisfies` fails the type-check when one has no words.
+const PROBLEM_KEYS: Record<string, true> = Object.fromEntries(PLAN_PROBLEM_CODES.map((code) => [`plan.problem.${code}` as const satisfies MessageKey, true]));
 
 interface Props {
   problems: readonly BoardProblem[];
