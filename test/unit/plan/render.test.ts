@@ -10,7 +10,7 @@ const helloPlan: PlanItem[] = [
 ];
 
 describe('renderPlan', () => {
-  it('renders exactly the format in PLAN-RULES.md', () => {
+  it('renders exactly the format in docs/plan-rules.md', () => {
     expect(renderPlan(helloPlan)).toBe('[x] Read the existing code\n[>] Write hello.py (writing hello.py)\n[ ] Run it and check the output\n\n(1/3 completed)');
   });
 
