@@ -1,3 +1,4 @@
+import { MessageChannel } from 'node:worker_threads';
 import { positionSlot, sentSlot, type WireMatch, type WireNote } from './protocol';
 import { runJob, type StopReason } from './jobRunner';
 import { SEARCH_WORKERS, warmSearchWorkers } from './workerPool';
@@ -82,6 +83,8 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
     return more;
   };
 
+  // One walk, by shard 0, feeding the others: a channel from it to each of them.
+  const channels = Array.from({ length: shards - 1 }, () => new MessageChannel());
   const stopped = await runJob(
     shards,
     shared,
@@ -96,6 +99,7 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
       ...(request.glob !== undefined ? { glob: request.glob } : {}),
       shard,
       shards,
+      ...(shard === 0 ? { peers: channels.map((channel) => channel.port1) } : { feed: (channels[shard - 1] as MessageChannel).port2 }),
       limit: request.maxResults + 1,
       shared,
     }),

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { Job, WorkerMessage } from './protocol';
-import { endWorker, returnWorker, takeWorkers } from './workerPool';
+import { endWorker, markFinishing, returnWorker, takeWorkers, workersFreed } from './workerPool';
 
 /** After a job is answered, how long a worker may take to finish its current file before it is ended. */
 const GRACE_MS = 100;
@@ -30,7 +30,7 @@ let nextId = 1;
  * worker is done, the signal aborts or the deadline passes: never later than that, whatever a
  * worker is doing (a worker still busy then is ended). Resolves with why it stopped early, if it did.
  */
-export function runJob(
+export async function runJob(
   shards: number,
   /** Shared with the workers; its first Int32 is set to 1 when the job is answered (they stop). */
   shared: SharedArrayBuffer,
@@ -38,7 +38,9 @@ export function runJob(
   hooks: JobHooks,
   control: JobControl,
 ): Promise<StopReason | null> {
-  if (control.signal?.aborted) return Promise.resolve('aborted');
+  if (control.signal?.aborted) return 'aborted';
+  await workersFreed(shards, Math.min(GRACE_MS, control.deadlineMs / 4));
+  if (control.signal?.aborted) return 'aborted';
   const id = nextId++;
   const workers = takeWorkers(shards);
   const done = new Set<Worker>();
@@ -53,6 +55,7 @@ export function runJob(
       clearTimeout(deadline);
       clearInterval(ticker);
       control.signal?.removeEventListener('abort', onAbort);
+      for (const worker of workers) if (!done.has(worker)) markFinishing(worker);
       const grace = setTimeout(() => {
         for (const [shard, worker] of workers.entries()) {
           if (done.has(worker)) continue;
@@ -104,7 +107,10 @@ export function runJob(
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage(makeJob(id, shard));
+      const job = makeJob(id, shard);
+      // Ports between workers are moved to them, not copied.
+      const ports = job.type === 'search' ? [...(job.peers ?? []), ...(job.feed ? [job.feed] : [])] : [];
+      worker.postMessage(job, ports);
     });
   });
 }

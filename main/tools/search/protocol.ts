@@ -1,3 +1,5 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /** Messages between the main thread and a search worker (structured-clone data only). */
 
 export interface SearchJob {
@@ -10,9 +12,15 @@ export interface SearchJob {
   pattern: string;
   ignoreCase: boolean;
   glob?: string;
-  /** This worker searches the walked files whose path hashes to `shard` of `shards`. */
+  /**
+   * Shard 0 walks the tree once and searches its share of the files; it hands every other shard
+   * its share through `peers[shard - 1]`, in walk order (see FileBatch). Shard k > 0 reads its
+   * files from `feed`.
+   */
   shard: number;
   shards: number;
+  peers?: MessagePort[];
+  feed?: MessagePort;
   /** Matching lines after which this worker may stop: the caller's cap plus one, to know there are more. */
   limit: number;
   /**
@@ -43,6 +51,16 @@ export interface ListJob {
 }
 
 export type Job = SearchJob | ListJob;
+
+/**
+ * From the walking shard to another: the files of that shard walked before walk position `end`
+ * that were not in an earlier batch. `last` is the final batch (the walk is over or stopped).
+ */
+export interface FileBatch {
+  files: { index: number; absolute: string; relative: string }[];
+  end: number;
+  last: boolean;
+}
 
 export interface WireMatch {
   /** Position of the file in the walk, the same in every worker: results are merged in this order. */

@@ -5,7 +5,18 @@ import { globMatcher, type GlobMatcher } from '../files/glob';
 import { readLines } from '../files/lineReader';
 import { walkFilesSync, type WalkResult } from '../files/walk';
 import { makePrefilter } from './prefilter';
-import { FINISHED, positionSlot, sentSlot, type Job, type ListJob, type SearchJob, type WireMatch, type WireNote, type WorkerMessage } from './protocol';
+import {
+  FINISHED,
+  positionSlot,
+  sentSlot,
+  type FileBatch,
+  type Job,
+  type ListJob,
+  type SearchJob,
+  type WireMatch,
+  type WireNote,
+  type WorkerMessage,
+} from './protocol';
 import { around, compileSearchRegex } from './regex';
 import { scanFile, SEARCHED_LINE_BYTES, shrinkReadBuffer, type FoundLine, type Matcher } from './scanFile';
 
@@ -77,46 +88,135 @@ async function search(job: SearchJob): Promise<void> {
     return;
   }
 
-  const matchesGlob = globFor(job.glob);
-  let notes: WireNote[] = [];
-  let own = 0;
-  let walked = 0;
-  let lastNotes = performance.now();
-  const result: WalkResult = { startIgnored: false };
-  for (const file of walkFilesSync(job.root, job.start, result)) {
-    const index = walked++;
-    if (Atomics.load(shared, 0) !== 0) break;
-    Atomics.store(shared, positionSlot(job.shard), index);
-    if (matchesGlob && !matchesGlob(file.fromStart)) continue;
-    if (shardOf(file.relative, job.shards) !== job.shard) continue;
+  if (job.shard === 0) await walkAndSearch(job, matcher, send);
+  else await searchFed(job, matcher, send);
+}
+
+type Send = (matches: WireMatch[], notes: WireNote[]) => void;
+
+/** Searches one walked file of this shard; false when this shard has found all it may. */
+class ShardSearch {
+  private notes: WireNote[] = [];
+  private own = 0;
+  private lastNotes = performance.now();
+
+  constructor(
+    private readonly matcher: Matcher,
+    private readonly limit: number,
+    private readonly send: Send,
+  ) {}
+
+  async file(index: number, absolute: string, relative: string): Promise<boolean> {
     let found: FoundLine[] | 'too-large';
     try {
-      found = await searchOne(file.absolute, matcher, job.limit - own);
+      found = await searchOne(absolute, this.matcher, this.limit - this.own);
     } catch {
       // One unreadable file (permissions, deleted meanwhile) should not sink a whole-workspace search.
-      notes.push({ index, relative: file.relative, kind: 'unreadable' });
-      continue;
+      this.notes.push({ index, relative, kind: 'unreadable' });
+      return true;
     }
-    if (found === 'too-large') notes.push({ index, relative: file.relative, kind: 'too-large' });
+    if (found === 'too-large') this.notes.push({ index, relative, kind: 'too-large' });
     else if (found.length > 0) {
       // Posted at once: the main thread hands them out as soon as the files before are done.
-      send(
-        found.map((hit) => ({ index, relative: file.relative, line: hit.line, text: hit.text })),
-        notes,
+      this.send(
+        found.map((hit) => ({ index, relative, line: hit.line, text: hit.text })),
+        this.notes,
       );
-      notes = [];
-      own += found.length;
-      if (own >= job.limit) break;
+      this.notes = [];
+      this.own += found.length;
+      if (this.own >= this.limit) return false;
     }
-    if (notes.length > 0 && performance.now() - lastNotes >= FLUSH_MS) {
-      send([], notes);
-      notes = [];
-      lastNotes = performance.now();
-    }
+    if (this.notes.length > 0 && performance.now() - this.lastNotes >= FLUSH_MS) this.flush();
+    return true;
   }
-  if (notes.length > 0) send([], notes);
-  Atomics.store(shared, positionSlot(job.shard), FINISHED);
+
+  flush(): void {
+    if (this.notes.length === 0) return;
+    this.send([], this.notes);
+    this.notes = [];
+    this.lastNotes = performance.now();
+  }
+}
+
+/** Files walked between two batches to the other shards: few messages, yet they are never idle long. */
+const BATCH_WALKED = 48;
+
+/** Shard 0: walks the tree (the only walk of the job), searches its share and hands the others theirs. */
+async function walkAndSearch(job: SearchJob, matcher: Matcher, send: Send): Promise<void> {
+  const shared = new Int32Array(job.shared);
+  const peers = job.peers ?? [];
+  const mine = new ShardSearch(matcher, job.limit, send);
+  let batches: FileBatch['files'][] = peers.map(() => []);
+  let walked = 0;
+  let sinceBatch = 0;
+  const handOut = (end: number, last: boolean) => {
+    peers.forEach((peer, k) => peer.postMessage({ files: batches[k] ?? [], end, last } satisfies FileBatch));
+    batches = peers.map(() => []);
+    sinceBatch = 0;
+  };
+  const result: WalkResult = { startIgnored: false };
+  try {
+    const matchesGlob = globFor(job.glob);
+    for (const file of walkFilesSync(job.root, job.start, result)) {
+      const index = walked++;
+      if (Atomics.load(shared, 0) !== 0) break;
+      Atomics.store(shared, positionSlot(0), index);
+      if (++sinceBatch >= BATCH_WALKED) handOut(index, false);
+      if (matchesGlob && !matchesGlob(file.fromStart)) continue;
+      const shard = shardOf(file.relative, job.shards);
+      if (shard !== 0) {
+        (batches[shard - 1] as FileBatch['files']).push({ index, absolute: file.absolute, relative: file.relative });
+        continue;
+      }
+      if (!(await mine.file(index, file.absolute, file.relative))) break;
+    }
+  } finally {
+    // Whatever ended the walk (done, stopped, an error), the other shards finish what they were given.
+    handOut(walked, true);
+    for (const peer of peers) peer.close();
+  }
+  mine.flush();
+  Atomics.store(shared, positionSlot(0), FINISHED);
   post({ type: 'done', id: job.id, startIgnored: result.startIgnored });
+}
+
+/** Shard k > 0: searches the files shard 0 hands it, in walk order. */
+function searchFed(job: SearchJob, matcher: Matcher, send: Send): Promise<void> {
+  const feed = job.feed;
+  if (!feed) throw new Error('A search shard other than 0 needs its feed of files.');
+  const shared = new Int32Array(job.shared);
+  const mine = new ShardSearch(matcher, job.limit, send);
+  const queue: FileBatch[] = [];
+  let running = false;
+  let finished = false;
+  return new Promise<void>((resolve, reject) => {
+    const finish = () => {
+      finished = true;
+      feed.close();
+      mine.flush();
+      Atomics.store(shared, positionSlot(job.shard), FINISHED);
+      post({ type: 'done', id: job.id, startIgnored: false });
+      resolve();
+    };
+    const run = async () => {
+      running = true;
+      while (queue.length > 0 && !finished) {
+        const batch = queue.shift() as FileBatch;
+        for (const file of batch.files) {
+          if (Atomics.load(shared, 0) !== 0) return finish();
+          Atomics.store(shared, positionSlot(job.shard), file.index);
+          if (!(await mine.file(file.index, file.absolute, file.relative))) return finish();
+        }
+        if (batch.last) return finish();
+        Atomics.store(shared, positionSlot(job.shard), batch.end);
+      }
+      running = false;
+    };
+    feed.on('message', (batch: FileBatch) => {
+      queue.push(batch);
+      if (!running && !finished) run().catch(reject);
+    });
+  });
 }
 
 async function searchOne(absolute: string, matcher: Matcher, limit: number): Promise<FoundLine[] | 'too-large'> {
@@ -148,12 +248,17 @@ async function streamHuge(absolute: string, regex: RegExp, limit: number): Promi
   return outcome.kind === 'too-large' ? 'too-large' : found;
 }
 
-/** FNV-1a of the path: spreads files over workers without any coordination between them. */
+/**
+ * FNV-1a of the path spreads files over shards without coordination. Shard 0 also walks (about
+ * as long as reading a third of the files, measured on the bench tree), so it gets one share of
+ * 3·shards − 2 and every other shard three.
+ */
 function shardOf(relative: string, shards: number): number {
   if (shards === 1) return 0;
   let hash = 0x811c9dc5;
   for (let i = 0; i < relative.length; i++) hash = Math.imul(hash ^ relative.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % shards;
+  const share = (hash >>> 0) % (3 * shards - 2);
+  return share === 0 ? 0 : 1 + ((share - 1) % (shards - 1));
 }
 
 async function list(job: ListJob): Promise<void> {

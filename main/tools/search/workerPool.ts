@@ -10,6 +10,9 @@ export const SEARCH_WORKERS = Math.max(1, Math.min(8, availableParallelism()));
 
 let file: WorkerFile | undefined;
 const idle = new Set<Worker>();
+/** Workers of an answered job still finishing their current file: idle again within moments. */
+const finishing = new Set<Worker>();
+let onFinished: (() => void)[] = [];
 const timers = new WeakMap<Worker, NodeJS.Timeout>();
 
 function spawn(): Worker {
@@ -33,6 +36,38 @@ export function warmSearchWorkers(count: number = SEARCH_WORKERS): void {
   }
 }
 
+/** A worker of an answered job that has not said it is done yet. */
+export function markFinishing(worker: Worker): void {
+  finishing.add(worker);
+}
+
+function finished(worker: Worker): void {
+  if (!finishing.delete(worker)) return;
+  const waiting = onFinished;
+  onFinished = [];
+  for (const wake of waiting) wake();
+}
+
+/**
+ * Resolves when `count` workers are idle, or none of those still finishing an answered job could
+ * make them so, or after `waitMs`: a search right after another (a capped one answers before its
+ * workers have stopped) takes the workers that are about to be free instead of starting new ones.
+ */
+export async function workersFreed(count: number, waitMs: number): Promise<void> {
+  const until = performance.now() + waitMs;
+  while (idle.size < Math.min(count, SEARCH_WORKERS) && finishing.size > 0) {
+    const left = until - performance.now();
+    if (left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      onFinished.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
 /** `count` workers for one job: idle ones first, new ones for the rest. */
 export function takeWorkers(count: number): Worker[] {
   const taken: Worker[] = [];
@@ -51,6 +86,15 @@ export function takeWorkers(count: number): Worker[] {
 /** A worker that finished its job cleanly: kept for the next one, without holding the process open. */
 export function returnWorker(worker: Worker): void {
   worker.unref();
+  // Kept idle before anyone waiting on it wakes.
+  try {
+    keep(worker);
+  } finally {
+    finished(worker);
+  }
+}
+
+function keep(worker: Worker): void {
   // Workers started while others finished a stopped job's last file: only a pool's worth is kept.
   if (idle.size >= SEARCH_WORKERS) {
     void worker.terminate();
@@ -68,5 +112,6 @@ export function returnWorker(worker: Worker): void {
 /** A worker that may be stuck (a regex that backtracks for minutes): ended, never reused. */
 export function endWorker(worker: Worker): void {
   idle.delete(worker);
+  finished(worker);
   void worker.terminate();
 }
