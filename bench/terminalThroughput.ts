@@ -57,11 +57,17 @@ export async function benchTerminalThroughput(): Promise<void> {
     await page.evaluate(() => window.__keelTerminals!.parseCeiling(20_000, 100));
 
     // From the Enter that starts the command (not from the typing of it) to its last line rendered.
+    // Where the page's main thread spends the pipeline run (sampled), to attribute the loss.
+    const profiler = await page.context().newCDPSession(page);
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.start');
     const seen = page.evaluate(([tab]) => window.__keelTerminals!.waitForOutput(tab, 'done-2', 120_000), [id] as const);
     await page.keyboard.type(catCommand(file, 'done'));
     await page.keyboard.press('Enter');
     const began = await page.evaluate((tab) => window.__keelTerminals!.lastInputAt(tab), id);
     const pipelineMs = (await seen) - began;
+    const { profile } = await profiler.send('Profiler.stop');
+    console.log(`  page main thread during it: ${profileSummary(profile)}`);
     const chars = PAYLOAD_BYTES + Math.ceil(PAYLOAD_BYTES / LINE_CHARS);
     const ceiling = await page.evaluate((lines) => window.__keelTerminals!.parseCeiling(lines, 100), Math.ceil(PAYLOAD_BYTES / LINE_CHARS));
     const pipelineRate = chars / 1e6 / (pipelineMs / 1000);
@@ -120,6 +126,32 @@ export async function benchTerminalThroughput(): Promise<void> {
     home.remove();
     folder.remove();
   }
+}
+
+/** Sampled time of a CPU profile: idle, the browser's own work ("(program)": style, layout, paint, messages), GC, and the top script functions. */
+function profileSummary(profile: { nodes: Array<{ id: number; callFrame: { functionName: string } }>; samples?: number[]; timeDeltas?: number[] }): string {
+  const names = new Map(profile.nodes.map((node) => [node.id, node.callFrame.functionName || '(anonymous)']));
+  const self = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, i) => {
+    const name = names.get(id) ?? '?';
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  const take = (name: string) => {
+    const ms = self.get(name) ?? 0;
+    self.delete(name);
+    return ms;
+  };
+  const idle = take('(idle)');
+  const program = take('(program)');
+  const gc = take('(garbage collector)');
+  take('(root)');
+  const script = [...self.values()].reduce((sum, ms) => sum + ms, 0);
+  const top = [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([name, ms]) => `${name} ${formatMs(ms)}`)
+    .join(', ');
+  return `idle ${formatMs(idle)}, browser (program) ${formatMs(program)}, GC ${formatMs(gc)}, script ${formatMs(script)} (top: ${top})`;
 }
 
 /** Types a line at the prompt; resolves with performance.now() in the page when `needle` was rendered. */
