@@ -7,7 +7,7 @@ const root = import.meta.dirname;
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string };
 const define = { __KEEL_VERSION__: JSON.stringify(pkg.version) };
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   main: {
     define,
     build: {
@@ -36,7 +36,9 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'renderer'),
-    define,
+    // `--mode test` (npm test, npm run bench) adds the browser tests' read-only terminal hook;
+    // every other build (npm start, npm run dist, npm run web) leaves it out of the window.
+    define: { ...define, __KEEL_TEST_HOOKS__: JSON.stringify(mode === 'test') },
     base: './',
     build: {
       outDir: resolve(root, 'out/renderer'),
@@ -46,4 +48,4 @@ export default defineConfig({
     },
     plugins: [react()],
   },
-});
+}));

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  define: { __KEEL_VERSION__: JSON.stringify(pkg.version) },
+  define: { __KEEL_VERSION__: JSON.stringify(pkg.version), __KEEL_TEST_HOOKS__: 'false' },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

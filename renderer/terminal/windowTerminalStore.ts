@@ -1,17 +1,17 @@
 import type { KeelApi } from '../../common/contract';
-import { installTestHook } from './testHook';
 import { TerminalStore } from './terminalStore';
 
 let store: TerminalStore | undefined;
 
 /**
  * The window's one terminal store, made on first use. The browser tests' read-only hook is
- * attached here, beside the store rather than inside it, so the store does not depend on it.
+ * attached beside it, and only in a test build: elsewhere the branch and its chunk are not built.
  */
 export function terminalStore(api: KeelApi): TerminalStore {
   if (!store) {
-    store = new TerminalStore(api);
-    installTestHook(store);
+    const made = new TerminalStore(api);
+    store = made;
+    if (__KEEL_TEST_HOOKS__) void import('./testHook').then(({ installTestHook }) => installTestHook(made));
   }
   return store;
 }
