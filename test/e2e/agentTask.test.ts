@@ -222,7 +222,8 @@ describe("a person's whole task (keel web)", () => {
     expect(result).toContain('The person denied this write_file call');
     expect(result).toContain(DENY_REASON);
     const write = toolCard(page, 'write_file');
-    expect(await write.locator('.tool-meta').innerText()).toContain('Denied');
+    // The card learns of the denial by its own event, which may land after the model's next request.
+    await expect.poll(() => write.locator('.tool-meta').innerText()).toContain('Denied');
     await expand(write);
     expect(await write.locator('.diff-add').innerText()).toContain('print("Hello!")');
   });
