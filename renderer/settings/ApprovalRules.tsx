@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
 import { mcpRuleText } from './McpServers';
+import { RuleRow } from './RuleRow';
 
 /** "command:npm tail" → "Commands: npm, tail", in the person's language. */
 function describeRule(rule: string, t: ReturnType<typeof useI18n>['t']): string {
@@ -47,20 +48,14 @@ export function ApprovalRules({ hasSession }: { hasSession: boolean }) {
       ) : (
         <ul className="rule-list">
           {rules.map((rule) => (
-            <li key={rule} className="rule-row">
-              <span className="rule-text">
-                <span>{describeRule(rule, t)}</span>
-                <code className="rule-code">{rule}</code>
-              </span>
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('settings.rules.revokeNamed', { rule: describeRule(rule, t) })}
-                onClick={() => void revoke(rule)}
-              >
-                {t('settings.rules.revoke')}
-              </button>
-            </li>
+            <RuleRow
+              key={rule}
+              text={describeRule(rule, t)}
+              rule={rule}
+              actionLabel={t('settings.rules.revoke')}
+              actionAriaLabel={t('settings.rules.revokeNamed', { rule: describeRule(rule, t) })}
+              onAction={() => void revoke(rule)}
+            />
           ))}
         </ul>
       )}

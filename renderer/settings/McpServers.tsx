@@ -3,6 +3,7 @@ import type { McpList, McpServerInfo } from '../../common/mcp';
 import { api } from '../api';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
+import { RuleRow } from './RuleRow';
 import './mcp.css';
 
 const EXAMPLE = '{\n  "command": "npx",\n  "args": ["-y", "@modelcontextprotocol/server-everything"]\n}';
@@ -143,20 +144,14 @@ export function McpServers() {
           <strong className="field-label">{t('mcp.always.title')}</strong>
           <ul className="rule-list">
             {list.alwaysAllowed.map((rule) => (
-              <li key={rule} className="rule-row">
-                <span className="rule-text">
-                  <span>{mcpRuleText(rule, t)}</span>
-                  <code className="rule-code">{rule}</code>
-                </span>
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={t('mcp.always.removeNamed', { rule: mcpRuleText(rule, t) })}
-                  onClick={() => void run(api.request('mcp.setAlwaysAllowed', { rule, allowed: false }))}
-                >
-                  {t('mcp.always.remove')}
-                </button>
-              </li>
+              <RuleRow
+                key={rule}
+                text={mcpRuleText(rule, t)}
+                rule={rule}
+                actionLabel={t('mcp.always.remove')}
+                actionAriaLabel={t('mcp.always.removeNamed', { rule: mcpRuleText(rule, t) })}
+                onAction={() => void run(api.request('mcp.setAlwaysAllowed', { rule, allowed: false }))}
+              />
             ))}
           </ul>
         </div>
