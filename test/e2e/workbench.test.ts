@@ -213,8 +213,12 @@ describe('the workbench window (keel web)', () => {
     await page.keyboard.press('Enter');
     await menu.waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked'))).toBe('true');
+    // Each key waits for the focus it moves, so a loaded machine cannot let Enter outrun an arrow.
+    const focusedItem = () => page.evaluate(() => document.activeElement?.textContent ?? '');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedItem).toMatch(/Auto-approve edits/);
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedItem).toMatch(/Full auto/);
     await page.keyboard.press('Enter');
     await bar.getByRole('button', { name: /^Approval mode: Full auto/ }).waitFor();
     expect(await menu.count()).toBe(0);
