@@ -3,6 +3,7 @@ import type { WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { pointerMoved } from '../ui/pointerMoved';
 
 interface Props {
   initialPath?: string;
@@ -167,7 +168,9 @@ export function FolderPathField({ initialPath = '', open, onCancel, autoFocus = 
                 className="listbox-option mono"
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => take(index)}
-                onMouseMove={() => setActive(index)}
+                onMouseMove={(event) => {
+                  if (pointerMoved(event)) setActive(index);
+                }}
               >
                 <FolderPathText path={option} />
               </li>

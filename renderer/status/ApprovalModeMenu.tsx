@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
 import { ShieldIcon } from '../ui/icons';
+import { pointerMoved } from '../ui/pointerMoved';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 
@@ -118,7 +119,9 @@ export function ApprovalModeMenu({ mode, onChange }: Props) {
                   void choose(value);
                 }
               }}
-              onMouseEnter={() => setActive(index)}
+              onMouseMove={(event) => {
+                if (pointerMoved(event)) setActive(index);
+              }}
             >
               <span className="menu-check" aria-hidden="true">
                 {value === mode ? '✓' : ''}

@@ -203,6 +203,8 @@ describe('the workbench window (keel web)', () => {
     await menu.waitFor();
     expect(await menu.getByRole('menuitemradio', { checked: true }).innerText()).toContain('Auto-approve edits');
     await screenshot(page, 'workbench-approval-menu');
+    await menu.getByRole('menuitemradio', { name: /Full auto/ }).hover();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/Full auto/);
     await menu.getByRole('menuitemradio', { name: /Ask first/ }).click();
     await bar.getByRole('button', { name: /^Approval mode: Ask first/ }).waitFor();
     expect(await sessionApprovalMode()).toBe('ask');
@@ -217,6 +219,10 @@ describe('the workbench window (keel web)', () => {
     const focusedItem = () => page.evaluate(() => document.activeElement?.textContent ?? '');
     await page.keyboard.press('ArrowDown');
     await expect.poll(focusedItem).toMatch(/Auto-approve edits/);
+    // The pointer still rests where it clicked "Ask first", now under the reopened menu: Chromium's
+    // still-pointer mouse move must not take the highlight back from the keys.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await focusedItem()).toMatch(/Auto-approve edits/);
     await page.keyboard.press('ArrowDown');
     await expect.poll(focusedItem).toMatch(/Full auto/);
     await page.keyboard.press('Enter');
