@@ -49,12 +49,13 @@ const changesButton = (): Locator => page.locator('header.app-header').getByRole
 const fileRow = (path: string): Locator => panel().locator(`.changes-file[data-path="${path}"]`);
 const dialog = (): Locator => page.getByRole('alertdialog');
 
-async function taskFinished(): Promise<void> {
+/** Waits for the agent to have asked the model `requests` times in all and to be idle again (a poll right after Enter could see the idle before the task). */
+async function taskFinished(requests: number): Promise<void> {
   await expect
     .poll(
       async () => {
         const status = await socket.request('agent.status', {});
-        return status.ok && !status.value.running;
+        return server.requests.length >= requests && status.ok && !status.value.running;
       },
       { timeout: 15_000 },
     )
@@ -111,7 +112,7 @@ describe('the Changes view (keel web)', () => {
     const composer = page.getByRole('textbox', { name: 'Message to the agent' });
     await composer.fill(TASK);
     await composer.press('Enter');
-    await taskFinished();
+    await taskFinished(2);
     agentExisting = readFileSync(existingPath);
     agentCreated = readFileSync(createdPath);
     expect(agentExisting.toString('utf8')).toContain('Bonjour, le monde');

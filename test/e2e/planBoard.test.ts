@@ -261,6 +261,8 @@ describe('plan board (keel web)', () => {
     await page.keyboard.type('Check the board by keyboard');
     await page.keyboard.press('Enter');
     version = await waitForNewVersion(page, version);
+    // The stored version can render a moment before the editor gives its row back to the text.
+    await page.locator('.item-editor').waitFor({ state: 'detached' });
     expect(await stepTexts(page)).toEqual([READ, WRITE, RUN, 'Check the board by keyboard']);
     expect((await focused()).label).toBe('Check the board by keyboard');
 
