@@ -42,6 +42,8 @@ export class ScreenMirror {
   private readonly serializer = new SerializeAddon();
   private backlog: Array<{ data: Uint8Array; seq: number }> = [];
   private backlogBytes = 0;
+  /** Written since the last parse, dropped pieces included: above the backlog's cap, a flood. */
+  private unparsedBytes = 0;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   private delayTimer: ReturnType<typeof setTimeout> | undefined;
   private writtenSeq = 0;
@@ -64,9 +66,13 @@ export class ScreenMirror {
     this.writtenSeq = seq;
     this.backlog.push({ data, seq });
     this.backlogBytes += data.length;
+    this.unparsedBytes += data.length;
     while (this.backlogBytes > this.maxBacklog && this.backlog.length > 1) this.backlogBytes -= this.backlog.shift()!.data.length;
     clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.parse(), MIRROR_QUIET_MS);
+    // In a flood the pauses are flow control waiting for the window, not the output ending: a
+    // parse in each of them would read the whole flood after all (a second of main's CPU per
+    // 50 MB, taken from the window on a 2-core machine). Only the delay timer parses then.
+    this.quietTimer = this.unparsedBytes > this.maxBacklog ? undefined : setTimeout(() => this.parse(), MIRROR_QUIET_MS);
     this.delayTimer ??= setTimeout(() => this.parse(), MIRROR_MAX_DELAY_MS);
   }
 
@@ -103,6 +109,7 @@ export class ScreenMirror {
     const pieces = this.backlog;
     this.backlog = [];
     this.backlogBytes = 0;
+    this.unparsedBytes = 0;
     for (const { data, seq } of pieces) {
       this.term.write(data, () => {
         this.parsedSeq = seq;
