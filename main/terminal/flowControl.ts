@@ -5,11 +5,13 @@
  *
  * Sized by `npm run bench -- terminal` on a 2-core machine: VS Code's 100,000 / 5,000 gave 4.8
  * MB/s to the window (it idles while each ack travels, and node-pty pauses and resumes all the
- * time), 1 MB gave 25 MB/s, 4 MB no more (20 MB/s, within the noise). xterm.js parses 1 MB in tens
- * of ms, so the output a Ctrl-C's answer waits behind stays that short.
+ * time); 1 MB gave 25 MB/s with 256 KB batches. With a flood's 1 MB batches (outputBatcher) the
+ * window needs room for a batch in flight beside the one it parses: 3 MB, which xterm.js parses
+ * in about 60 ms, so a Ctrl-C's answer waits behind no more than that (p95 120–170 ms measured,
+ * as before).
  */
-export const FLOW_HIGH_WATERMARK_BYTES = 1_000_000;
-export const FLOW_LOW_WATERMARK_BYTES = 500_000;
+export const FLOW_HIGH_WATERMARK_BYTES = 3_000_000;
+export const FLOW_LOW_WATERMARK_BYTES = 1_500_000;
 
 /** What flow control needs of a pty: node-pty's pause and resume of its reading side. */
 export interface Pausable {

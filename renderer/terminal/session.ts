@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { Terminal } from '@xterm/xterm';
+import { joinBytes } from '../../common/joinBytes';
 import { terminalFont, terminalTheme } from './theme';
 
 /** Lines kept above the screen in each tab. */
@@ -46,6 +47,9 @@ export class TerminalSession {
   private unacked = 0;
   private ackTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly watchers = new Set<OutputWatcher>();
+  private outputInFlight = false;
+  private pendingOutput: Uint8Array[] = [];
+  private pendingBytes = 0;
   /** Decodes output only while a test or the bench watches for a text in it. */
   private readonly watchDecoder = new TextDecoder();
   /** Characters (bytes, for the pty's output) xterm.js has parsed (test and bench hook). */
@@ -126,6 +130,9 @@ export class TerminalSession {
 
   /** Empties the terminal, scrollback included (the Agent tab, when another session opens). */
   reset(): void {
+    this.skipOutput(this.pendingBytes);
+    this.pendingOutput = [];
+    this.pendingBytes = 0;
     this.term.reset();
     if (this.options.kind === 'agent') this.term.write('\x1b[?25l');
     this.atLineStart = true;
@@ -134,6 +141,8 @@ export class TerminalSession {
   /** Keel's own text (the agent's feed, a shell's exit line, a snapshot of the screen). */
   write(data: string): void {
     if (data === '') return;
+    // After the output that arrived before it.
+    this.writePending();
     this.atLineStart = data.endsWith('\n');
     this.term.write(data, () => this.written(data, 0));
   }
@@ -145,7 +154,32 @@ export class TerminalSession {
   writeOutput(data: Uint8Array): void {
     if (data.length === 0) return;
     this.atLineStart = data[data.length - 1] === 0x0a;
-    this.term.write(data, () => this.written(data, data.length));
+    if (this.outputInFlight) {
+      this.pendingOutput.push(data);
+      this.pendingBytes += data.length;
+    } else this.writeToTerm(data);
+  }
+
+  /**
+   * One write in xterm.js at a time; what arrives meanwhile is joined into the next. xterm.js
+   * yields to the page (and renders) between writes: a page that fell behind catches up in
+   * pieces as large as the flow window instead of one batch at a time.
+   */
+  private writeToTerm(data: Uint8Array): void {
+    this.outputInFlight = true;
+    this.term.write(data, () => {
+      this.outputInFlight = false;
+      this.written(data, data.length);
+      this.writePending();
+    });
+  }
+
+  private writePending(): void {
+    if (this.pendingOutput.length === 0) return;
+    const joined = joinBytes(this.pendingOutput, this.pendingBytes);
+    this.pendingOutput = [];
+    this.pendingBytes = 0;
+    this.writeToTerm(joined);
   }
 
   /** Output this tab received but will not write (its screen snapshot already has it). */

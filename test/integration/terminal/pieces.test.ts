@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FLOW_HIGH_WATERMARK_BYTES, FLOW_LOW_WATERMARK_BYTES, FlowControl } from '../../../main/terminal/flowControl';
-import { OutputBatcher } from '../../../main/terminal/outputBatcher';
+import { FLOOD_BATCH_BYTES, FLOOD_BATCH_MS, OUTPUT_BATCH_MAX_BYTES, OUTPUT_BATCH_MS, OutputBatcher } from '../../../main/terminal/outputBatcher';
 import { shellLaunch } from '../../../main/terminal/shellLaunch';
 import { TERMINAL_MARKER_VARIABLE, terminalEnvironment } from '../../../main/terminal/terminalEnv';
 import { BASH, waitFor } from './support';
@@ -54,6 +54,32 @@ describe('OutputBatcher', () => {
     batcher.discard();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(delivered).toEqual(['ab', 'c']);
+  });
+
+  it("gathers a flood's batches for longer, up to 1 MB, and goes back to 5 ms once the output is small", () => {
+    vi.useFakeTimers();
+    try {
+      const sizes: number[] = [];
+      const batcher = new OutputBatcher((data) => sizes.push(data.length));
+      batcher.push(new Uint8Array(FLOOD_BATCH_BYTES));
+      vi.advanceTimersByTime(OUTPUT_BATCH_MS);
+      expect(sizes).toEqual([FLOOD_BATCH_BYTES]);
+      // A flood: the next batch waits FLOOD_BATCH_MS.
+      batcher.push(new Uint8Array(10));
+      vi.advanceTimersByTime(OUTPUT_BATCH_MS);
+      expect(sizes).toHaveLength(1);
+      vi.advanceTimersByTime(FLOOD_BATCH_MS - OUTPUT_BATCH_MS);
+      expect(sizes).toEqual([FLOOD_BATCH_BYTES, 10]);
+      // That batch was small: the next goes out after 5 ms again.
+      batcher.push(new Uint8Array(1));
+      vi.advanceTimersByTime(OUTPUT_BATCH_MS);
+      expect(sizes).toEqual([FLOOD_BATCH_BYTES, 10, 1]);
+      // A full batch goes out at once.
+      batcher.push(new Uint8Array(OUTPUT_BATCH_MAX_BYTES));
+      expect(sizes).toEqual([FLOOD_BATCH_BYTES, 10, 1, OUTPUT_BATCH_MAX_BYTES]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
