@@ -1,6 +1,7 @@
 import type { KeelApi } from '../../common/contract';
 import { createIpcApi } from './ipcTransport';
 import { createUnreachableApi } from './unreachableTransport';
+import { socketOpener } from './socketLink';
 import { createWsApi, takePageToken } from './wsTransport';
 
 /** The renderer's one API object; which transport carries it is decided here and nowhere else. */
@@ -17,7 +18,9 @@ function createApi(): KeelApi {
     return createUnreachableApi('no_token');
   }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
+  const openSocket =
+    typeof Worker === 'function' ? socketOpener(() => new Worker(new URL('./socketWorker.ts', import.meta.url), { type: 'module' })) : undefined;
+  return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`, openSocket);
 }
 
 export const api: KeelApi = createApi();

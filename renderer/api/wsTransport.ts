@@ -2,6 +2,7 @@ import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
 import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
 import { decodeTerminalFrame, encodeAckFrame } from '../../common/terminalFrames';
+import { openDirectSocket, type OpenSocket, type SocketLink } from './socketLink';
 
 const TOKEN_KEY = 'keel.token';
 
@@ -32,43 +33,46 @@ export function takePageToken(
 const MESSAGE_TOO_BIG = 1009;
 
 /**
- * The `keel web` transport: one WebSocket to the loopback host, requests matched to responses by
- * id. When the socket drops, pending requests fail with a clear error and it reconnects.
+ * The `keel web` transport: one WebSocket to the loopback host (see socketLink for where it
+ * lives), requests matched to responses by id. When the socket drops, pending requests fail with
+ * a clear error and it reconnects.
  */
-export function createWsApi(url: string): KeelApi {
+export function createWsApi(url: string, openSocket: OpenSocket = openDirectSocket): KeelApi {
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const outputListeners = new Set<(id: string, seq: number, data: Uint8Array) => void>();
   let nextId = 1;
-  let socket: WebSocket;
+  let link: SocketLink;
   let ready: Promise<void>;
 
   const connect = () => {
-    socket = new WebSocket(url);
-    socket.binaryType = 'arraybuffer';
-    ready = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
-    socket.addEventListener('message', (event) => {
-      if (event.data instanceof ArrayBuffer) {
-        const frame = decodeTerminalFrame(new Uint8Array(event.data));
-        if (frame?.kind === 'output') for (const listener of outputListeners) listener(frame.id, frame.seq, frame.data);
-        return;
-      }
-      const message = JSON.parse(String(event.data)) as WireMessage;
-      if (message.type === 'response' && message.id !== null) {
-        pending.get(message.id)?.(message.result);
-        pending.delete(message.id);
-      } else if (message.type === 'event') {
-        for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
-      }
-    });
-    socket.addEventListener('close', (event) => {
-      const error =
-        event.code === MESSAGE_TOO_BIG
-          ? { code: 'too_large', message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
-          : { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' };
-      for (const resolve of pending.values()) resolve({ ok: false, error });
-      pending.clear();
-      setTimeout(connect, 1000);
+    let opened: () => void = () => undefined;
+    ready = new Promise((resolve) => (opened = resolve));
+    link = openSocket(url, {
+      open: () => opened(),
+      message: (data) => {
+        if (data instanceof ArrayBuffer) {
+          const frame = decodeTerminalFrame(new Uint8Array(data));
+          if (frame?.kind === 'output') for (const listener of outputListeners) listener(frame.id, frame.seq, frame.data);
+          return;
+        }
+        const message = JSON.parse(data) as WireMessage;
+        if (message.type === 'response' && message.id !== null) {
+          pending.get(message.id)?.(message.result);
+          pending.delete(message.id);
+        } else if (message.type === 'event') {
+          for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+        }
+      },
+      close: (code) => {
+        const error =
+          code === MESSAGE_TOO_BIG
+            ? { code: 'too_large', message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
+            : { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' };
+        for (const resolve of pending.values()) resolve({ ok: false, error });
+        pending.clear();
+        setTimeout(connect, 1000);
+      },
     });
   };
   connect();
@@ -79,7 +83,7 @@ export function createWsApi(url: string): KeelApi {
       const id = nextId++;
       // Between a drop and the reconnect, `ready` is the old socket's: a send there is lost and
       // would leave the caller waiting for ever.
-      if (socket.readyState !== WebSocket.OPEN) {
+      if (!link.isOpen()) {
         return { ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } };
       }
       const frame = JSON.stringify({ type: 'request', id, channel, payload: input });
@@ -92,7 +96,7 @@ export function createWsApi(url: string): KeelApi {
       }
       return new Promise((resolve) => {
         pending.set(id, resolve as (result: Result<unknown>) => void);
-        socket.send(frame);
+        link.send(frame);
       });
     },
     on(event, listener) {
@@ -108,7 +112,7 @@ export function createWsApi(url: string): KeelApi {
       },
       ack(id, bytes) {
         // An ack lost with a dropped socket is not missed: attaching again starts flow control over.
-        if (socket.readyState === WebSocket.OPEN) socket.send(encodeAckFrame(id, bytes));
+        if (link.isOpen()) link.send(encodeAckFrame(id, bytes));
       },
     },
   };

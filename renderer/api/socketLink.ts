@@ -1,0 +1,93 @@
+/** What the `keel web` transport needs of its socket, wherever the socket lives. */
+export interface SocketHandlers {
+  open(): void;
+  /** A text frame (the JSON contract) or a binary one (terminal bytes). */
+  message(data: string | ArrayBuffer): void;
+  close(code: number): void;
+}
+
+export interface SocketLink {
+  send(data: string | Uint8Array): void;
+  isOpen(): boolean;
+}
+
+export type OpenSocket = (url: string, handlers: SocketHandlers) => SocketLink;
+
+/** Messages to the socket worker. */
+export type ToSocketWorker = { type: 'connect'; connection: number; url: string } | { type: 'send'; connection: number; data: string | Uint8Array };
+
+/** Messages from the socket worker, each tagged with the connection it is about. */
+export type FromSocketWorker =
+  | { type: 'open'; connection: number }
+  | { type: 'message'; connection: number; data: string | ArrayBuffer }
+  | { type: 'close'; connection: number; code: number };
+
+/** A WebSocket on the page's own thread. */
+export const openDirectSocket: OpenSocket = (url, handlers) => {
+  const socket = new WebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  socket.addEventListener('open', () => handlers.open(), { once: true });
+  socket.addEventListener('message', (event) => handlers.message(event.data instanceof ArrayBuffer ? event.data : String(event.data)));
+  socket.addEventListener('close', (event) => handlers.close(event.code), { once: true });
+  return {
+    send: (data) => socket.send(data),
+    isOpen: () => socket.readyState === WebSocket.OPEN,
+  };
+};
+
+/**
+ * The WebSocket in a dedicated worker. Receiving costs the browser's thread that reads the
+ * socket about as much as xterm.js parsing what arrives (a terminal flood measured ~0.5 s of the
+ * page's main thread per 50 MB); in a worker that reading happens beside the parsing, and each
+ * frame reaches the page as a transferred buffer, not a copy. Without workers (or when the
+ * worker's script cannot load) the socket is the page's own.
+ */
+export function socketOpener(makeWorker: () => Worker): OpenSocket {
+  let worker: Worker | undefined;
+  let failed = false;
+  let connection = 0;
+  let current: { connection: number; url: string; handlers: SocketHandlers; open: boolean; settled: boolean } | undefined;
+  let fallback: SocketLink | undefined;
+
+  const fail = () => {
+    failed = true;
+    worker?.terminate();
+    worker = undefined;
+    // A worker that never opened its socket: the page opens its own instead, once, for good.
+    if (current && !current.open && !current.settled) fallback = openDirectSocket(current.url, current.handlers);
+  };
+
+  return (url, handlers) => {
+    fallback = undefined;
+    if (!failed && !worker) {
+      try {
+        worker = makeWorker();
+        worker.addEventListener('message', (event: MessageEvent<FromSocketWorker>) => {
+          const message = event.data;
+          if (!current || message.connection !== current.connection) return;
+          if (message.type === 'open') {
+            current.open = true;
+            current.handlers.open();
+          } else if (message.type === 'message') current.handlers.message(message.data);
+          else {
+            current.settled = true;
+            current.open = false;
+            current.handlers.close(message.code);
+          }
+        });
+        worker.addEventListener('error', fail);
+      } catch {
+        failed = true;
+      }
+    }
+    if (failed || !worker) return openDirectSocket(url, handlers);
+    const mine = { connection: ++connection, url, handlers, open: false, settled: false };
+    current = mine;
+    const post = (message: ToSocketWorker) => worker?.postMessage(message);
+    post({ type: 'connect', connection: mine.connection, url });
+    return {
+      send: (data) => (fallback && current === mine ? fallback.send(data) : post({ type: 'send', connection: mine.connection, data })),
+      isOpen: () => (fallback && current === mine ? fallback.isOpen() : mine.open),
+    };
+  };
+}

@@ -1,0 +1,35 @@
+import type { FromSocketWorker, ToSocketWorker } from './socketLink';
+
+/*
+ * The `keel web` page's WebSocket, in a dedicated worker (see socketOpener): one socket at a
+ * time; a `connect` replaces the previous one. Binary frames go to the page transferred.
+ */
+
+interface WorkerScope {
+  postMessage(message: FromSocketWorker, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ToSocketWorker>) => void): void;
+}
+
+const scope = self as unknown as WorkerScope;
+let socket: WebSocket | undefined;
+let connection = 0;
+
+scope.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message.type === 'connect') {
+    socket?.close();
+    connection = message.connection;
+    const mine = message.connection;
+    const opened = new WebSocket(message.url);
+    opened.binaryType = 'arraybuffer';
+    opened.addEventListener('open', () => scope.postMessage({ type: 'open', connection: mine }), { once: true });
+    opened.addEventListener('message', (frame) => {
+      if (frame.data instanceof ArrayBuffer) scope.postMessage({ type: 'message', connection: mine, data: frame.data }, [frame.data]);
+      else scope.postMessage({ type: 'message', connection: mine, data: String(frame.data) });
+    });
+    opened.addEventListener('close', (closed) => scope.postMessage({ type: 'close', connection: mine, code: closed.code }), { once: true });
+    socket = opened;
+  } else if (message.type === 'send' && message.connection === connection && socket?.readyState === WebSocket.OPEN) {
+    socket.send(message.data);
+  }
+});
