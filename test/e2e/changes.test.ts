@@ -185,8 +185,9 @@ describe('the Changes view (keel web)', () => {
     await dialog().getByRole('button', { name: 'Undo task' }).click();
     await dialog().waitFor({ state: 'detached' });
 
+    // Main puts the files back one after the other: wait for each, not only the first.
     await expect.poll(() => readFileSync(existingPath).equals(ORIGINAL)).toBe(true);
-    expect(existsSync(createdPath)).toBe(false);
+    await expect.poll(() => existsSync(createdPath)).toBe(false);
     await expect.poll(() => fileRow(EXISTING).getAttribute('data-state')).toBe('undone');
     await expect.poll(() => fileRow(CREATED).getAttribute('data-state')).toBe('undone');
     // The edited file was restored; the created one was deleted, and the view says so.
@@ -208,7 +209,7 @@ describe('the Changes view (keel web)', () => {
       .getByRole('button', { name: `Redo task: ${TASK}` })
       .click();
     await expect.poll(() => existsSync(createdPath) && readFileSync(createdPath).equals(agentCreated)).toBe(true);
-    expect(readFileSync(existingPath).equals(agentExisting)).toBe(true);
+    await expect.poll(() => readFileSync(existingPath).equals(agentExisting)).toBe(true);
     await expect.poll(() => fileRow(EXISTING).getAttribute('data-state')).toBe('applied');
     expect(await panel().locator('.changes-done').innerText()).toMatch(/^Re-applied: /);
   });
@@ -229,8 +230,8 @@ describe('the Changes view (keel web)', () => {
     expect(await conflict.count()).toBe(1);
     expect(await conflict.locator('.changes-path').innerText()).toBe(EXISTING);
     expect((await conflict.locator('.changes-conflict-reason').innerText()).length).toBeGreaterThan(5);
-    // The question has the focus.
-    expect(await conflicts.evaluate((element) => element === document.activeElement)).toBe(true);
+    // The question has the focus (given by an effect that runs a moment after the question renders).
+    await expect.poll(() => conflicts.evaluate((element) => element === document.activeElement)).toBe(true);
     // The file the person did not touch was undone; theirs is left alone.
     await expect.poll(() => existsSync(createdPath)).toBe(false);
     expect(readFileSync(existingPath).equals(mine)).toBe(true);

@@ -274,7 +274,8 @@ describe('the chat (keel web)', () => {
     // Only the latest stop offers the actions (the rows are virtualized: count the buttons).
     const card = chat(page).locator('[data-outcome="stopped_unfinished"]').last();
     expect(await card.innerText()).toContain('Tidy the imports');
-    expect(await chat(page).getByRole('button', { name: 'Continue' }).count()).toBe(1);
+    // Offered once the page has heard the agent is idle (its own event, after the outcome row).
+    await expect.poll(() => chat(page).getByRole('button', { name: 'Continue' }).count()).toBe(1);
     await card.getByRole('button', { name: 'Continue' }).click();
     await chat(page).getByText('All tidy now.').waitFor({ timeout: 15_000 });
     await expect.poll(() => chat(page).locator('[data-outcome]').last().getAttribute('data-outcome')).toBe('done');
@@ -419,7 +420,8 @@ describe('a 1,000-message session (keel web)', () => {
     await page.mouse.wheel(0, -3_000);
     const jump = chat(page).getByRole('button', { name: 'Jump to latest' });
     await jump.waitFor();
-    expect(await last.count()).toBe(0);
+    // The wheel scrolls smoothly: "Jump to latest" shows before the view has left the last row.
+    await expect.poll(() => last.count()).toBe(0);
     await jump.click();
     await last.waitFor();
     await expect.poll(() => jump.count()).toBe(0);
@@ -437,7 +439,20 @@ describe('a 1,000-message session (keel web)', () => {
     await scroller.hover();
     await page.mouse.wheel(0, -600);
     await jump.waitFor();
-    const top = await scroller.evaluate((el) => el.scrollTop);
+    // Where the person is once the (smooth) wheel scroll has come to rest: three frames without a move.
+    const top = await scroller.evaluate(
+      (el) =>
+        new Promise<number>((resolve) => {
+          let last = el.scrollTop;
+          let still = 0;
+          const frame = () => {
+            if (el.scrollTop !== last) [last, still] = [el.scrollTop, 0];
+            else if (++still === 3) return resolve(last);
+            requestAnimationFrame(frame);
+          };
+          requestAnimationFrame(frame);
+        }),
+    );
     await page.waitForTimeout(400);
     expect(Math.abs((await scroller.evaluate((el) => el.scrollTop)) - top)).toBeLessThan(2);
     // "Jump to latest" follows the end again, to the end of the answer.

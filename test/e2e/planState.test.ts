@@ -216,8 +216,9 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     const onBoard = board(page).locator('.board-overrides');
     expect(await onBoard.innerText()).toContain(`The agent removed your step “${MINE}”`);
     // The accepted card's summary says more than statuses: the agent added a step.
+    // (The card learns it was accepted by its own event, which may land after the model's next request.)
     const accepted = chat(page).locator('.tool-card.phase-done[data-tool="todo"]').last();
-    expect(await accepted.locator('.tool-summary').innerText()).toContain('1 added');
+    await expect.poll(() => accepted.locator('.tool-summary').innerText()).toContain('1 added');
     await page.mouse.move(1300, 850);
     await screenshot(page, 'plan-override-1400');
     expect(await accessibilityProblems(page)).toEqual([]);
@@ -264,9 +265,27 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await expect.poll(() => sidebarState(page).innerText()).toBe('Plan unfinished');
 
     // Continue: the model answers without touching the plan; the task ends "done" with steps open.
+    // The last outcome row said "stopped_unfinished" before Continue already: wait for the one after the answer.
     await banner.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect.poll(() => model.requests.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(7);
-    await expect.poll(() => chat(page).locator('[data-outcome]').last().getAttribute('data-outcome'), { timeout: 15_000 }).toBe('stopped_unfinished');
+    await expect
+      .poll(
+        () =>
+          chat(page)
+            .locator('.transcript-row')
+            .evaluateAll((rows) => {
+              const answer = rows.find((row) => row.textContent?.includes('I had another look; nothing more from me.'));
+              const after = rows.filter((row) => answer && Number(row.dataset.index) > Number(answer.dataset.index));
+              return (
+                after
+                  .findLast((row) => row.querySelector('[data-outcome]'))
+                  ?.querySelector('[data-outcome]')
+                  ?.getAttribute('data-outcome') ?? null
+              );
+            }),
+        { timeout: 15_000 },
+      )
+      .toBe('stopped_unfinished');
     expect(textOf(model.requests[6]!.body.messages.at(-1))).toContain('Continue with the unfinished steps of the plan.');
     await expect.poll(() => statusBar(page).innerText()).toContain('Stopped, plan unfinished');
     expect(await statusBar(page).innerText()).not.toMatch(/\bDone\b/);
@@ -305,8 +324,8 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     // A display state only: the stored status is unchanged.
     expect((await storedPlan()).items[0]!.status).toBe('in_progress');
     expect(await statusOf(page, 'Draft the notes').inputValue()).toBe('in_progress');
-    // The chat's stop row offers Continue too.
-    expect(await chat(page).locator('[data-outcome="cancelled"]').last().getByRole('button', { name: 'Continue' }).isVisible()).toBe(true);
+    // The chat's stop row offers Continue too (once the page has heard the agent is idle: its own event).
+    await expect.poll(() => chat(page).locator('[data-outcome="cancelled"]').last().getByRole('button', { name: 'Continue' }).isVisible()).toBe(true);
     await page.mouse.move(1000, 680);
     await screenshot(page, 'stopped-by-person-1024');
     expect(await accessibilityProblems(page)).toEqual([]);
@@ -440,7 +459,7 @@ describe('the plan and the session state, as a person sees them (keel web + scri
       await banner.waitFor({ timeout: 10_000 });
       expect(await banner.innerText()).toContain('2 个步骤中有 2 个未完成');
       expect(await row(page, 'Write the summary').locator('.interrupted-badge').innerText()).toBe('已中断');
-      expect(await chat(page).locator('[data-outcome="cancelled"]').last().getByRole('button', { name: '继续' }).isVisible()).toBe(true);
+      await expect.poll(() => chat(page).locator('[data-outcome="cancelled"]').last().getByRole('button', { name: '继续' }).isVisible()).toBe(true);
       await page.mouse.move(1000, 680);
       await screenshot(page, 'stopped-by-person-zh-CN-dark');
       expect(await accessibilityProblems(page)).toEqual([]);
@@ -459,6 +478,10 @@ describe('the plan and the session state, as a person sees them (keel web + scri
       // steps the person added in the refusal test, so there is a later override notice too.
       const transcript = chat(page).locator('.transcript-scroll');
       const notice = chat(page).locator('.notice-plan_override', { hasText: 'Update the changelog' });
+      // Up by key, as a person would: the view stops following the end, so a row measured as it
+      // renders cannot take it back to the end (and the notice out of the DOM) after the poll below.
+      await transcript.focus();
+      await page.keyboard.press('Home');
       await expect
         .poll(async () => {
           await transcript.evaluate((el) => (el.scrollTop = 0));

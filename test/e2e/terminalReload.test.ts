@@ -95,6 +95,9 @@ describe('terminals across a reload', () => {
   test('before: the agent runs a command, and the shell prints scrollback, CJK split between reads, and keeps printing', { timeout: 90_000 }, async () => {
     await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Run a command');
     await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
+    // Not running is also how the page was before the task: wait for the task's outcome first (its
+    // command would otherwise open the Agent tab under the keys typed into the shell below).
+    await page.locator('section.chat-panel [data-outcome="done"]').waitFor({ timeout: 20_000 });
     await page.locator('.chat-panel[data-agent-running="false"]').waitFor({ timeout: 20_000 });
 
     shell = await openShell(page);

@@ -126,9 +126,10 @@ describe('the workbench while the agent works (keel web + scripted model)', () =
     expect(await bar.innerText()).toMatch(/[1-9][\d.]*K? in · [1-9]\d* out/);
     expect(await bar.innerText()).toMatch(/≈ \$\d/);
     const sidebar = page.getByRole('navigation', { name: 'Sessions and folders' });
+    // The list shows the session's title as soon as the task starts, its state once the list is read again.
     await expect.poll(() => sidebar.innerText()).toContain('Write hello.py and run it');
-    expect(await sidebar.innerText()).toContain('Plan unfinished');
-    expect(await page.locator('.workspace-session').innerText()).toContain('Write hello.py and run it');
+    await expect.poll(() => sidebar.innerText()).toContain('Plan unfinished');
+    await expect.poll(() => page.locator('.workspace-session').innerText()).toContain('Write hello.py and run it');
     await page.mouse.move(1000, 700);
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'workbench-stopped-unfinished');
