@@ -80,6 +80,11 @@ export async function benchTerminalThroughput(): Promise<void> {
     console.log(
       `  for attribution: xterm.js alone fed the same bytes as 256 KB Uint8Array writes: ${(chunked.chars / 1e6 / (chunked.ms / 1000)).toFixed(1)} MB/s`,
     );
+    const drawn = await page.evaluate((lines) => window.__keelTerminals!.parseCeiling(lines, 100, 1024 * 1024, true), Math.ceil(PAYLOAD_BYTES / LINE_CHARS));
+    const drawnRate = drawn.chars / 1e6 / (drawn.ms / 1000);
+    console.log(
+      `  for attribution: xterm.js alone over the pane, drawn as it goes, 1 MB writes: ${drawnRate.toFixed(1)} MB/s (the pipeline is ${((pipelineRate / drawnRate) * 100).toFixed(0)}% of it)`,
+    );
 
     // Keystroke echo: a key pressed at the prompt to its echo rendered.
     const echo: number[] = [];

@@ -36,10 +36,14 @@ export function installTestHook(store: TerminalStore): void {
       const term = store.sessions.get(id)?.term;
       return term ? { cols: term.cols, rows: term.rows } : null;
     },
-    parseCeiling: async (lines, lineChars, chunkBytes) => {
+    parseCeiling: async (lines, lineChars, chunkBytes, visible = false) => {
       const like = store.active?.term;
       const host = document.createElement('div');
-      host.style.cssText = 'position:fixed;left:0;top:0;width:900px;height:300px;opacity:0;pointer-events:none;';
+      const pane = store.active?.host.getBoundingClientRect();
+      host.style.cssText =
+        visible && pane
+          ? `position:fixed;left:${pane.left}px;top:${pane.top}px;width:${pane.width}px;height:${pane.height}px;z-index:1000;pointer-events:none;`
+          : 'position:fixed;left:0;top:0;width:900px;height:300px;opacity:0;pointer-events:none;';
       document.body.append(host);
       const term = new Terminal({
         cols: like?.cols ?? 150,
@@ -59,7 +63,7 @@ export function installTestHook(store: TerminalStore): void {
         // As the pipeline delivers it: UTF-8 bytes in batches, about 1 MB of them queued at a time
         // (xterm.js drops writes beyond 50 MB queued).
         const bytes = new TextEncoder().encode(data);
-        const inFlight = Math.max(1, Math.floor(1_000_000 / chunkBytes));
+        const inFlight = visible ? 1 : Math.max(1, Math.floor(1_000_000 / chunkBytes));
         for (let at = 0, n = 1; at < bytes.length; at += chunkBytes, n++) {
           const piece = bytes.subarray(at, at + chunkBytes);
           if (n % inFlight === 0 || at + chunkBytes >= bytes.length) await new Promise<void>((resolve) => term.write(piece, resolve));

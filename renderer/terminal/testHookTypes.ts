@@ -23,8 +23,10 @@ export interface KeelTerminalsHook {
    * The benchmark's ceiling: `lines` lines of `lineChars` characters (`a`, then \r\n) written into
    * a hidden xterm.js instance like the active tab, timed until the write callback: one string,
    * or with `chunkBytes` UTF-8 bytes in writes of that size, as the pipeline delivers them.
+   * `visible`: over the terminal pane instead, drawn as it goes, each write after the last one's
+   * callback (what xterm.js itself can do in this window, rendering included).
    */
-  parseCeiling(lines: number, lineChars: number, chunkBytes?: number): Promise<{ ms: number; chars: number }>;
+  parseCeiling(lines: number, lineChars: number, chunkBytes?: number, visible?: boolean): Promise<{ ms: number; chars: number }>;
 }
 
 declare global {
