@@ -123,8 +123,9 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       await screenshot(page, 'app-protocol-welcome');
 
       // Every asset the window loads was asked for and served with the type a browser needs (the
-      // test build's terminal hook is a chunk of its own, loaded only once a terminal store exists).
-      const assets = readdirSync(join(rendererDir, 'assets')).filter((name) => !name.startsWith('testHook-'));
+      // test build's terminal hook is a chunk of its own, loaded only once a terminal store exists;
+      // the socket worker is keel web's, and the window talks over the bridge).
+      const assets = readdirSync(join(rendererDir, 'assets')).filter((name) => !name.startsWith('testHook-') && !name.startsWith('socketWorker-'));
       const byPath = new Map(served.map((entry) => [entry.path, entry]));
       expect(byPath.get('/index.html')).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
       const scripts = assets.filter((name) => name.endsWith('.js'));

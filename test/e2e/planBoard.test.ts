@@ -191,6 +191,9 @@ describe('plan board (keel web)', () => {
     openPages.push({ page: pageA, errors });
     let holding = false;
     const held: (() => void)[] = [];
+    // Playwright routes only a page's own WebSockets: keep the socket out of its worker (the
+    // page's fallback when the worker cannot load, test/e2e/socketWorker.test.ts).
+    await pageA.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
     await pageA.routeWebSocket(/\/ws\?token=/, (ws) => {
       const server = ws.connectToServer();
       ws.onMessage((message) => server.send(message));
