@@ -1,8 +1,6 @@
+import { MAX_INDEXED_FILES } from './indexLimits';
 import { listWorkspaceFiles } from './workspaceFiles';
 import { prepareRankable, rankPaths, type RankablePaths } from './rankPaths';
-
-/** A folder such as a home directory could hold millions of files: the index stops here. */
-export const MAX_INDEXED_FILES = 500_000;
 
 export interface MentionIndexOptions {
   /** How old the index may get before a query starts a fresh walk in the background. */

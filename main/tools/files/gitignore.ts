@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** The rules of one .gitignore file, which apply to paths below the folder it is in. */
@@ -10,18 +8,7 @@ export interface IgnoreLayer {
   rules: Ignore;
 }
 
-/** Reads one ignore file into a layer; null when there is none (or it cannot be read). */
-export async function loadIgnoreFile(file: string, base: string): Promise<IgnoreLayer | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  return { base, rules: ignore().add(text) };
-}
-
-/** loadIgnoreFile for the search workers, whose walk is synchronous (a worker has nothing else to do meanwhile). */
+/** Reads one ignore file into a layer; null when there is none (or it cannot be read). Synchronous, for the search workers' walk. */
 export function loadIgnoreFileSync(file: string, base: string): IgnoreLayer | null {
   let text: string;
   try {
@@ -30,10 +17,6 @@ export function loadIgnoreFileSync(file: string, base: string): IgnoreLayer | nu
     return null;
   }
   return { base, rules: ignore().add(text) };
-}
-
-export function loadGitignore(folderAbsolute: string, base: string): Promise<IgnoreLayer | null> {
-  return loadIgnoreFile(path.join(folderAbsolute, '.gitignore'), base);
 }
 
 /**
