@@ -8,6 +8,7 @@ import { reply, startScriptedAnthropic, text, textOf, type ScriptedAnthropic } f
 import { screenshot } from './support/board';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { openShellTab, until } from './support/until';
 
 /*
  * The window keeps to the contract's limits before it sends, against a real `keel web`: a paste
@@ -39,16 +40,6 @@ async function pasteInto(selector: string, value: string): Promise<void> {
     },
     [selector, value] as const,
   );
-}
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 beforeAll(async () => {
@@ -126,19 +117,7 @@ describe('limits in the window', () => {
   });
 
   test('a terminal paste longer than one request reaches the shell whole, in pieces', { timeout: 120_000 }, async () => {
-    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
-    const tabs = await until(
-      () => page.evaluate(() => window.__keelTerminals?.tabs() ?? []),
-      (list) => list.some((t) => t.kind === 'shell'),
-      'a shell tab',
-    );
-    const shell = tabs.find((t) => t.kind === 'shell')!.id;
-    await until(
-      () => page.evaluate((id) => window.__keelTerminals!.renderedChars(id), shell),
-      (n) => n > 0,
-      'the prompt',
-    );
-    await page.locator('#terminal-pane').click();
+    const shell = await openShellTab(page);
     // Counts the pasted p's only (the terminal may wrap a paste in bracketed-paste markers).
     await page.keyboard.type('tr -cd p | wc -c');
     await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
-import type {} from '../../renderer/terminal/testHookTypes';
+import { openShellTab, until } from './support/until';
 
 /*
  * Where the `keel web` page's socket lives, in a real Chromium against a real `keel web` child:
@@ -28,29 +28,11 @@ afterAll(async () => {
   folder.remove();
 });
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The window answers requests and a shell tab echoes a command: the socket carries both ways. */
 async function windowWorks(page: Page): Promise<void> {
   await page.goto(keel.url);
   await page.locator('footer').getByText('claude-sonnet-5-5').waitFor();
-  await page.getByRole('button', { name: 'Terminal', exact: true }).click();
-  const tabs = () => page.evaluate(() => window.__keelTerminals?.tabs() ?? []);
-  const shell = (await until(tabs, (list) => list.some((tab) => tab.kind === 'shell'), 'a shell tab')).find((tab) => tab.kind === 'shell')!.id;
-  await until(
-    () => page.evaluate((tab) => window.__keelTerminals!.renderedChars(tab), shell),
-    (chars) => chars > 0,
-    'the first prompt',
-  );
-  await page.locator('#terminal-pane').click();
+  const shell = await openShellTab(page);
   // A flood larger than the flow window: it ends only if the page's acknowledgements reach main.
   await page.keyboard.type('head -c 8000000 /dev/zero | tr "\\0" x | fold -w 100; echo done-$((2*3))');
   await page.keyboard.press('Enter');

@@ -1,0 +1,31 @@
+import type { Page } from 'playwright-core';
+import type {} from '../../../renderer/terminal/testHookTypes';
+
+/** Reads until `ok` holds, every 50 ms; fails after `timeoutMs` saying what it waited for and the last value. */
+export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Opens the terminal panel, waits for a shell tab's first prompt, and clicks into it: returns the tab's id. */
+export async function openShellTab(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+  const tabs = await until(
+    () => page.evaluate(() => window.__keelTerminals?.tabs() ?? []),
+    (list) => list.some((tab) => tab.kind === 'shell'),
+    'a shell tab',
+  );
+  const shell = tabs.find((tab) => tab.kind === 'shell')!.id;
+  await until(
+    () => page.evaluate((id) => window.__keelTerminals!.renderedChars(id), shell),
+    (chars) => chars > 0,
+    'the first prompt',
+  );
+  await page.locator('#terminal-pane').click();
+  return shell;
+}
