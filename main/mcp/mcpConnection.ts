@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpScope, McpServerConfig, McpServerState } from '../../common/mcp';
 import { commandEnvironment, loginShellPath } from '../platform/loginEnvironment';
-import { killProcessTree } from '../tools/bash/killTree';
+import { killProcessTree } from '../platform/killTree';
 import { expandRecord, expandVariables } from './expandVariables';
 import { StderrTail } from './stderrTail';
 import { serverSegment } from './toolNames';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { isatty } from 'node:tty';
-import { killProcessTree } from '../tools/bash/killTree';
+import { killProcessTree } from '../platform/killTree';
 import { TERMINAL_MARKER_VARIABLE } from './terminalEnv';
 
 /** A login shell whose rc files take longer than this is given up on; Keel's own PATH is used. */

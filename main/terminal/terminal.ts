@@ -1,9 +1,9 @@
 import type { IPty } from 'node-pty';
 import { spawnPty } from '../platform/pty';
 import { endPtyProcesses } from '../platform/ptyKill';
-import { destroyQuietly } from '../tools/bash/ptyQuietly';
+import { destroyQuietly } from '../platform/ptyQuietly';
 import type { TerminalInfo } from '../../common/contract';
-import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../tools/bash/killTree';
+import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../platform/killTree';
 import { FlowControl } from './flowControl';
 import { OutputBatcher } from './outputBatcher';
 import { ScreenMirror, type ScreenSnapshot } from './screenMirror';

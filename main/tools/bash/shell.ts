@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { findOnPath } from '../../platform/findOnPath';
 import { powerShellRun, type PowerShellRun } from '../../platform/powershell';
 
 /** Which shell runs the bash tool's commands: named so in its description and in errors. */
@@ -46,24 +46,6 @@ export function shellInvocation(command: string, platform: NodeJS.Platform = pro
 export function shellKind(platform: NodeJS.Platform = process.platform, findProgram: (program: string) => string | undefined = findOnPath): ShellKind {
   if (platform === 'win32') return findProgram('pwsh.exe') ? 'pwsh' : 'powershell';
   return findProgram('bash') ? 'bash' : 'sh';
-}
-
-/**
- * An absolute path, looked up here rather than left to the child: on Linux node-pty execs in the
- * forked child, so a missing program would show only as exit code 1 and a perror line.
- */
-export function findOnPath(program: string): string | undefined {
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
-  for (const dir of [...dirs, '/bin', '/usr/bin']) {
-    const candidate = join(dir, program);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here; keep looking
-    }
-  }
-  return undefined;
 }
 
 /** How the shell is named to the model (the system prompt): which PowerShell matters for its syntax. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { TerminalInfo } from '../../../common/contract';
 import { KeelCore, type CoreEvent } from '../../../main/api/core';
-import { findOnPath } from '../../../main/tools/bash/shell';
+import { findOnPath } from '../../../main/platform/findOnPath';
 
 /** What the test shells print as their prompt: plain, so its return can be recognised. */
 export const PROMPT = '[keel-prompt]$ ';

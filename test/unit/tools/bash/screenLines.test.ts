@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInPty } from '../../../../main/tools/bash/runInPty';
 import { ScreenLines } from '../../../../main/tools/bash/screenLines';
-import { findOnPath } from '../../../../main/tools/bash/shell';
+import { findOnPath } from '../../../../main/platform/findOnPath';
 import { outputRendering } from '../../../../main/platform/pty';
 import { makeWorkspace } from './support';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shellInvocation } from '../../../../main/tools/bash/shell';
-import { parseProcStat } from '../../../../main/tools/bash/processTree';
+import { parseProcStat } from '../../../../main/platform/processTree';
 
 describe('shellInvocation', () => {
   it('runs a non-login bash -c by absolute path on POSIX', () => {
