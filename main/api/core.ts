@@ -4,6 +4,7 @@ import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
 import { ChangeTracker } from '../changes/changeTracker';
+import { ImageCleanup } from '../images/imageCleanup';
 import type { ModelSettings } from '../settings/modelSettings';
 import { SettingsService, settingsFileKeyStore } from '../settings/settingsService';
 import { rememberFolder } from '../session/recentFolders';
@@ -55,6 +56,7 @@ export class KeelCore implements HandlerContext {
   readonly terminals: TerminalManager;
   /** The MCP servers of the open folder and of the person's settings. */
   readonly mcp: McpManager;
+  readonly imageCleanup: ImageCleanup;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
@@ -79,6 +81,7 @@ export class KeelCore implements HandlerContext {
       onChange: (list) => this.emit('mcp.changed', list),
       ...(options.log ? { log: options.log } : {}),
     });
+    this.imageCleanup = new ImageCleanup(options.dataDir, { log: options.log });
     this.handlers = {
       ...workspaceHandlers(this),
       ...planHandlers(this),
@@ -96,11 +99,14 @@ export class KeelCore implements HandlerContext {
   /** Loads what needs async work (the key from the OS secret store). */
   async init(): Promise<void> {
     await this.settings.init();
+    // Pictures of sessions deleted just before a crash or quit; costs nothing when none are noted.
+    void this.imageCleanup.sweep();
   }
 
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
+    this.imageCleanup.dispose();
     await Promise.all([this.terminals.dispose(), this.mcp.dispose()]);
     this.session?.close();
   }

@@ -3,6 +3,7 @@ import type { WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import type { Agent } from '../agent/agent';
 import type { ChangeTracker } from '../changes/changeTracker';
+import type { ImageCleanup } from '../images/imageCleanup';
 import type { McpManager } from '../mcp/mcpManager';
 import type { SettingsService } from '../settings/settingsService';
 import type { ModelSettings } from '../settings/modelSettings';
@@ -23,6 +24,8 @@ export interface HandlerContext {
   readonly settings: SettingsService;
   readonly terminals: TerminalManager;
   readonly mcp: McpManager;
+  /** Removes the pictures of deleted sessions that no other session shows. */
+  readonly imageCleanup: ImageCleanup;
   openWorkspace(folder: string, options?: OpenSessionOptions): Result<WorkspaceInfo>;
   approvalMode(session: WorkspaceSession): ApprovalMode;
   modelSettings(): ModelSettings;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_OF, IMAGE_MEDIA_TYPES, sniffImage, type ImageMediaType } from './imageFormat';
 
@@ -20,11 +20,20 @@ export class ImageBlobStore {
     this.folder = path.join(dataDir, 'blobs');
   }
 
-  /** Keeps the bytes (once) and returns their name. */
+  /**
+   * Keeps the bytes (once) and returns their name. A blob kept again is touched: the cleanup of a
+   * deleted session that shared it then sees it as new and leaves it for its grace period.
+   */
   put(bytes: Uint8Array, mediaType: ImageMediaType): ImageRef {
     const ref = `${createHash('sha256').update(bytes).digest('hex')}.${EXTENSION_OF[mediaType]}`;
     const target = path.join(this.folder, ref);
-    if (existsSync(target)) return ref;
+    try {
+      const now = new Date();
+      utimesSync(target, now, now);
+      return ref;
+    } catch {
+      // Not there (or not ours to touch): write it.
+    }
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     // Written aside and renamed, so a crash never leaves half a picture under the final name.
     const temporary = `${target}.${process.pid}.tmp`;

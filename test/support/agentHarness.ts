@@ -38,8 +38,8 @@ export async function startAgentHarness(
     settingsFile?: SettingsFile;
     /** Runs on the fresh workspace before it is opened (e.g. writes a .mcp.json). */
     beforeOpen?: (workspace: string) => void;
-    /** Extra core options (MCP start timeout, --trust-project-mcp). */
-    core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean };
+    /** Extra core options (MCP start timeout, --trust-project-mcp, where warnings go). */
+    core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean; log?: (message: string) => void };
     /** Reuse a data folder (a second start of Keel); it is then not deleted on close. */
     dataDir?: string;
   } = {},

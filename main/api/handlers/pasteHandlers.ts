@@ -1,4 +1,5 @@
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok, type Result } from '../../../common/result';
 import { atomicWriteFile } from '../../tools/files/atomicWrite';
@@ -23,6 +24,8 @@ export function pasteHandlers(core: Pick<HandlerContext, 'currentSession'>): Pic
 /**
  * Writes `text` to `.keel/pastes/paste-<time>.txt`, confined to the workspace like the agent's own
  * writes (a `.keel` that is a link out of the folder is refused), never over an existing file.
+ * The folder gets a `.gitignore` of `*`, so a paste never shows in `git status` to be committed by
+ * accident (the agent reads it by its path, which no ignore file hides).
  */
 export async function savePaste(workspace: string, text: string, now: Date): Promise<Result<{ path: string }>> {
   const folder = await resolveInWorkspace(workspace, PASTES_FOLDER);
@@ -32,6 +35,7 @@ export async function savePaste(workspace: string, text: string, now: Date): Pro
   } catch (error) {
     return fail(ErrorCodes.internal, `Could not create ${PASTES_FOLDER} in the workspace: ${(error as Error).message}. Check the folder's permissions.`);
   }
+  await ignoreEverything(folder.absolute);
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\..*$/, '');
   for (let attempt = 0; attempt < 100; attempt++) {
     const name = `paste-${stamp}${attempt === 0 ? '' : `-${attempt + 1}`}.txt`;
@@ -46,6 +50,14 @@ export async function savePaste(workspace: string, text: string, now: Date): Pro
     return ok({ path: file.relative });
   }
   return fail(ErrorCodes.internal, `Could not find a free name in ${PASTES_FOLDER}; remove old pastes there and try again.`);
+}
+
+/**
+ * Writes `<folder>/.gitignore` only where there is none: a person's own file (or link) is theirs.
+ * Not being able to is no reason to lose the paste, which is saved regardless.
+ */
+async function ignoreEverything(folder: string): Promise<void> {
+  await writeFile(join(folder, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
 }
 
 async function exists(path: string): Promise<boolean> {

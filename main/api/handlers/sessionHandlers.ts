@@ -10,7 +10,7 @@ import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 export function sessionHandlers(
-  core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'openWorkspace' | 'options'>,
+  core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'imageCleanup' | 'openWorkspace' | 'options'>,
 ): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
   const dataDir = core.options.dataDir;
   const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
@@ -38,7 +38,7 @@ export function sessionHandlers(
       }
       return core.openWorkspace(session.workspace, { sessionId: id });
     },
-    'session.delete': ({ id }) => {
+    'session.delete': async ({ id }) => {
       const session = core.currentSession;
       if (!session) return noFolder();
       if (session.id === id && core.currentAgent?.running) {
@@ -47,9 +47,13 @@ export function sessionHandlers(
       const path = sessionTranscriptPath(dataDir, session.workspace, id);
       const owner = path && session.id !== id ? sessionLockOwner(path) : null;
       if (owner) return fail(ErrorCodes.sessionInUse, `This session is open in ${describeOwner(owner)}. Close it there before deleting it.`);
+      // Noted before the move, so a crash right after it still leaves the pictures to remove.
+      if (path) core.imageCleanup.noteDeletedSession(path, id);
       const deleted = trashSession(dataDir, session.workspace, id);
       // Deleting the open session leaves the folder on its newest remaining session, or a new one.
       if (deleted && session.id === id) core.openWorkspace(session.workspace);
+      // Its pictures may show the person's screen: gone with it, unless another session shows them too.
+      if (deleted) await core.imageCleanup.sweep();
       return ok({ deleted });
     },
   };

@@ -53,8 +53,8 @@ export const app = {
   'sessions.outcome.refused': 'Refused',
   'sessions.deleteDialog.title': 'Delete this session?',
   'sessions.deleteDialog.body': '“{title}” will no longer be listed in this folder’s sessions, with its chat, plan and approvals.',
-  'sessions.deleteDialog.trash': 'Nothing is erased: its transcript is moved to the trash folder in Keel’s data folder.',
-  'sessions.deleteDialog.trashAt': 'Nothing is erased: its transcript is moved to the trash folder, {folder}.',
+  'sessions.deleteDialog.trash': 'Its transcript is moved to the trash folder in Keel’s data folder. Pictures that only this session shows are erased.',
+  'sessions.deleteDialog.trashAt': 'Its transcript is moved to the trash folder, {folder}. Pictures that only this session shows are erased.',
   'sessions.deleteDialog.confirm': 'Delete session',
 
   'status.stateLabel': 'Agent:',

@@ -54,8 +54,8 @@ export const app: Record<keyof typeof en, string> = {
   'sessions.outcome.refused': '被拒绝',
   'sessions.deleteDialog.title': '删除这个会话？',
   'sessions.deleteDialog.body': '“{title}”及其对话、计划和批准规则将不再出现在这个文件夹的会话列表中。',
-  'sessions.deleteDialog.trash': '不会真正删除任何内容：它的记录会移到 Keel 数据文件夹中的回收文件夹。',
-  'sessions.deleteDialog.trashAt': '不会真正删除任何内容：它的记录会移到回收文件夹 {folder}。',
+  'sessions.deleteDialog.trash': '它的记录会移到 Keel 数据文件夹中的回收文件夹。只在这个会话中出现的图片会被删除。',
+  'sessions.deleteDialog.trashAt': '它的记录会移到回收文件夹 {folder}。只在这个会话中出现的图片会被删除。',
   'sessions.deleteDialog.confirm': '删除会话',
 
   'status.stateLabel': '智能体：',
