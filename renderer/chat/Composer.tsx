@@ -71,9 +71,12 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     element.style.overflowY = element.scrollHeight + 2 > MAX_HEIGHT ? 'auto' : 'hidden';
   }, [text]);
 
+  // A pasted screenshot alone is a message: the picture says what the words would.
+  const empty = text.trim() === '' && attachments.images.length === 0;
+
   const send = async () => {
     const message = text.trim();
-    if (message === '' || sending || disabled || message.length > LIMITS.messageChars) return;
+    if (empty || sending || disabled || message.length > LIMITS.messageChars) return;
     setSending(true);
     setError(null);
     setText('');
@@ -226,7 +229,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               <kbd>Esc</kbd>
             </button>
           )}
-          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || text.trim() === '' || draftTooLong}>
+          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || empty || draftTooLong}>
             <SendIcon />
             {running ? t('chat.composer.queue') : t('chat.composer.send')}
           </button>
