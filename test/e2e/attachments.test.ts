@@ -215,6 +215,43 @@ describe('pictures and @-mentions in the window', () => {
     }
   });
 
+  test('↑ brings back a sent message with its @-mentions: sent again, the file goes with it and the chip shows', async () => {
+    const env = await setUp();
+    try {
+      const page = await open(env.keel.url);
+      await composer(page).pressSequentially('Explain @app');
+      await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['app.tssrc']);
+      await composer(page).press('Enter');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts ');
+      await composer(page).pressSequentially('please');
+      await composer(page).press('Enter');
+      await expect.poll(() => page.locator('.chat-user .mention-chip').count()).toBe(1);
+      await page.getByText('I have looked at it.').waitFor({ timeout: 15_000 });
+
+      await composer(page).fill('draft');
+      await composer(page).press('Home');
+      await composer(page).press('ArrowUp');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts please');
+      // ↓ returns to the draft, ↑ again to the message.
+      await composer(page).press('End');
+      await composer(page).press('ArrowDown');
+      await expect.poll(() => composer(page).inputValue()).toBe('draft');
+      await composer(page).press('ArrowUp');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts please');
+      await composer(page).press('Enter');
+
+      await expect.poll(() => env.requests.length, { timeout: 15_000 }).toBe(2);
+      const again = textOf(env.requests[1]!.body.messages.at(-1));
+      expect(again).toContain('Explain @src/app.ts please');
+      expect(again).toContain('export const shopName = "Corner Shop";');
+      const second = page.locator('.chat-user').nth(1);
+      await expect.poll(() => second.locator('.mention-chip').textContent()).toBe('@src/app.ts');
+      await screenshot(page, 'attachments-recalled-mention');
+    } finally {
+      await env.close();
+    }
+  });
+
   test('a large picture is scaled to 1568 px in the page before it is sent; a removed one is not sent (简体中文)', async () => {
     const env = await setUp({ language: 'zh-CN' });
     try {
