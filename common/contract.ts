@@ -169,17 +169,22 @@ export const requests = {
   'task.send': {
     input: z
       .object({
+        /** May be empty when the message is only pictures (a pasted screenshot sent as it is). */
         text: z
           .string()
           .trim()
-          .min(1)
           .max(LIMITS.messageChars, `Too long: a message may have at most ${LIMITS.messageChars} characters. Attach a long text as a file instead.`),
         /** Pictures pasted or dropped into the composer; main checks their bytes again. */
         images: z.array(ImageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
         /** Workspace paths @-mentioned in the text: their contents go to the model with it. */
         mentions: z.array(z.string().min(1).max(4096)).max(MAX_MENTIONS_PER_MESSAGE).optional(),
       })
-      .strict(),
+      .strict()
+      // Mentions live in the text, so a message without text needs a picture to say anything.
+      .refine((message) => message.text !== '' || (message.images?.length ?? 0) > 0, {
+        path: ['text'],
+        message: 'The message is empty: write something or attach a picture.',
+      }),
     /** `queued`: a task was running, so the message waits for the agent's next step (taskId is then the message's id). */
     output: z.object({ taskId: z.string(), queued: z.boolean() }),
   },

@@ -153,7 +153,7 @@ export class Agent {
     const taken = this.queue;
     this.queue = [];
     for (const message of taken) {
-      pending.push({ type: 'text', text: message.text }, ...(this.queuedBlocks.get(message.id) ?? []));
+      pending.push(...textBlock(message.text), ...(this.queuedBlocks.get(message.id) ?? []));
       this.queuedBlocks.delete(message.id);
     }
     this.options.session.recordTask({ event: 'queue_taken', ids: taken.map((m) => m.id) });
@@ -252,7 +252,7 @@ export class Agent {
       const room: RoomContext = { client, settings, task: text, signal };
 
       const earlier = earlierPlanNote(session);
-      let pending: ContentBlockParam[] = [{ type: 'text', text }, ...blocks, ...(earlier ? [earlier] : [])];
+      let pending: ContentBlockParam[] = [...textBlock(text), ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
 
@@ -547,4 +547,9 @@ export class Agent {
     this.options.session.recordUsage(round);
     this.emit({ type: 'usage', round, session: { ...this.options.session.usage } });
   }
+}
+
+/** The person's words as a block; none for a message that is only pictures (the API refuses empty text). */
+function textBlock(text: string): ContentBlockParam[] {
+  return text.trim() === '' ? [] : [{ type: 'text', text }];
 }

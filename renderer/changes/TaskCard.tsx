@@ -29,6 +29,8 @@ interface Props {
 /** One task's changed files with their diffs, undo and redo, and the conflicts an action met. */
 export function TaskCard({ task, onStale }: Props) {
   const { t, language } = useI18n();
+  // A task begun with only a picture has no words to be named by.
+  const title = task.title.trim() === '' ? t('common.pictureOnly') : task.title;
   const headingId = useId();
   const [confirming, setConfirming] = useState<{ scope: 'task' | 'file'; files: FileChange[]; path?: string } | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -98,9 +100,9 @@ export function TaskCard({ task, onStale }: Props) {
     <li className="changes-task" aria-labelledby={headingId}>
       <div className="changes-task-head">
         <div className="changes-task-what">
-          <h3 id={headingId} className="changes-task-title" title={task.title}>
+          <h3 id={headingId} className="changes-task-title" title={title}>
             <span className="visually-hidden">{t('changes.task.label')} </span>
-            {task.title}
+            {title}
           </h3>
           <p className="changes-task-meta">
             <time dateTime={task.at}>{when}</time>
@@ -114,7 +116,7 @@ export function TaskCard({ task, onStale }: Props) {
               type="button"
               className="button button-small"
               disabled={busy}
-              aria-label={t('changes.redoTaskLabel', { title: task.title })}
+              aria-label={t('changes.redoTaskLabel', { title })}
               onClick={() => void run('redo')}
             >
               {t('changes.redoTask')}
@@ -125,7 +127,7 @@ export function TaskCard({ task, onStale }: Props) {
               type="button"
               className="button button-small"
               disabled={busy}
-              aria-label={t('changes.undoTaskLabel', { title: task.title })}
+              aria-label={t('changes.undoTaskLabel', { title })}
               onClick={() => setConfirming({ scope: 'task', files: applied })}
             >
               {t('changes.undoTask')}
@@ -202,7 +204,7 @@ export function TaskCard({ task, onStale }: Props) {
       {confirming ? (
         <ConfirmUndoDialog
           scope={confirming.scope}
-          taskTitle={task.title}
+          taskTitle={title}
           files={confirming.files}
           onCancel={() => setConfirming(null)}
           onConfirm={async () => {

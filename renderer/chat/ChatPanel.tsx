@@ -33,7 +33,11 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
     [store, expansion, chat.approvalOf, onOpenSettings],
   );
 
-  const history = useMemo(() => chat.items.flatMap((item) => (item.kind === 'user' ? [item.text] : [])), [chat.items]);
+  // A message of only pictures has nothing ↑ could bring back: its pictures are already in the conversation.
+  const history = useMemo(
+    () => chat.items.flatMap((item) => (item.kind === 'user' && item.text !== '' ? [{ text: item.text, mentions: item.mentions ?? [] }] : [])),
+    [chat.items],
+  );
 
   // Esc stops the task when focus is in the chat, or when nothing else has it (and nobody handled the key).
   const running = chat.running;

@@ -2,7 +2,7 @@ import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, typ
 import { LIMITS } from '../../common/limits';
 import { useI18n } from '../i18n/I18nProvider';
 import { SendIcon, StopIcon } from '../ui/icons';
-import { useRecall } from './useRecall';
+import { useRecall, type RecalledMessage } from './useRecall';
 import { ImageAttachments } from './attachments/ImageAttachments';
 import { useImageAttachments } from './attachments/useImageAttachments';
 import { MentionMenu } from './mentions/MentionMenu';
@@ -18,7 +18,7 @@ interface ComposerProps {
   running: boolean;
   disabled: boolean;
   /** The person's earlier messages in this session, oldest first (for ↑). */
-  history: readonly string[];
+  history: readonly RecalledMessage[];
   onSend(text: string, extras?: { images?: ImageAttachment[]; mentions?: string[] }): Promise<string | null>;
   onStop(): void;
   /** Saves a text too long for a message as a file in the workspace: its path, or why not. */
@@ -71,9 +71,12 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     element.style.overflowY = element.scrollHeight + 2 > MAX_HEIGHT ? 'auto' : 'hidden';
   }, [text]);
 
+  // A pasted screenshot alone is a message: the picture says what the words would.
+  const empty = text.trim() === '' && attachments.images.length === 0;
+
   const send = async () => {
     const message = text.trim();
-    if (message === '' || sending || disabled || message.length > LIMITS.messageChars) return;
+    if (empty || sending || disabled || message.length > LIMITS.messageChars) return;
     setSending(true);
     setError(null);
     setText('');
@@ -123,8 +126,9 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     });
   };
 
-  const replace = (value: string, caretAtEnd: boolean) => {
+  const replace = ({ text: value, mentions: mentioned }: RecalledMessage, caretAtEnd: boolean) => {
     setText(value);
+    mentions.restore(mentioned);
     requestAnimationFrame(() => {
       const element = area.current;
       if (!element) return;
@@ -146,7 +150,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     const beforeCaret = element.value.slice(0, element.selectionStart);
     const afterCaret = element.value.slice(element.selectionEnd);
     if (event.key === 'ArrowUp' && !beforeCaret.includes('\n')) {
-      const previous = recall.older(element.value);
+      const previous = recall.older({ text: element.value, mentions: mentions.mentionsOf(element.value) });
       if (previous !== null) {
         event.preventDefault();
         replace(previous, false);
@@ -226,7 +230,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               <kbd>Esc</kbd>
             </button>
           )}
-          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || text.trim() === '' || draftTooLong}>
+          <button type="submit" className="button button-small button-primary" disabled={disabled || sending || empty || draftTooLong}>
             <SendIcon />
             {running ? t('chat.composer.queue') : t('chat.composer.send')}
           </button>

@@ -228,6 +228,17 @@ export class ChatStore {
     return result.ok ? null : result.error.message;
   }
 
+  /** Sends a message that never reached the agent again, with its pictures fetched back from main. */
+  async sendAgain(item: Extract<ChatItem, { kind: 'user' }>): Promise<string | null> {
+    const images: ImageAttachment[] = [];
+    for (const image of item.images ?? []) {
+      const fetched = await this.api.request('chat.image', { ref: image.ref });
+      if (!fetched.ok) return fetched.error.message;
+      images.push({ mediaType: fetched.value.mediaType as ImageAttachment['mediaType'], data: fetched.value.data });
+    }
+    return this.send(item.text, { ...(images.length ? { images } : {}), ...(item.mentions?.length ? { mentions: item.mentions } : {}) });
+  }
+
   async stop(): Promise<void> {
     await this.api.request('task.stop', {});
   }

@@ -18,8 +18,12 @@ const OUTCOME_LABELS: Record<TaskOutcome, MessageKey> = {
   refused: 'sessions.outcome.refused',
 };
 
-/** main titles a session without a task yet "New session"; the window says it in the person's language. */
+/**
+ * main titles a session without a task yet "New session", and one begun with only a picture "";
+ * the window says them in the person's language.
+ */
 export function sessionTitle(session: SessionSummary, t: ReturnType<typeof useI18n>['t']): string {
+  if (session.title === '') return t('common.pictureOnly');
   return session.title === 'New session' && session.lastOutcome === null ? t('sessions.untitled') : session.title;
 }
 

@@ -174,6 +174,84 @@ describe('pictures and @-mentions in the window', () => {
     }
   });
 
+  test('a pasted screenshot alone is sent with Enter or the Send button, shown as its picture without an empty line', async () => {
+    const env = await setUp();
+    try {
+      const page = await open(env.keel.url);
+      const send = page.getByRole('button', { name: 'Send' });
+      // With neither words nor a picture there is nothing to send.
+      expect(await send.isDisabled()).toBe(true);
+      const png = makePng(200, 120);
+      await pastePng(page, png);
+      await expect.poll(() => page.locator('.composer-image img').count()).toBe(1);
+      expect(await send.isEnabled()).toBe(true);
+      await composer(page).press('Enter');
+
+      await expect.poll(() => env.requests.length, { timeout: 15_000 }).toBe(1);
+      const first = env.requests[0]!.body.messages[0]!;
+      expect(Array.isArray(first.content) && first.content.map((block) => block.type)).toEqual(['image']);
+      expect(imagesOf(first).map((image) => image.source)).toEqual([{ type: 'base64', media_type: 'image/png', data: png.toString('base64') }]);
+      const message = page.locator('.chat-user').first();
+      await expect.poll(() => message.locator('.chat-image img').count()).toBe(1);
+      expect(await message.locator('.chat-user-text').count()).toBe(0);
+      await expect.poll(() => page.locator('.composer-image').count()).toBe(0);
+      await page.getByText('I have looked at it.').waitFor({ timeout: 15_000 });
+      expect(await send.isDisabled()).toBe(true);
+      // The session is named for what it began with.
+      await expect.poll(() => page.locator('.workspace-session').getAttribute('title')).toBe('A picture');
+      await screenshot(page, 'attachments-picture-only');
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The Send button sends a picture alone too.
+      await pastePng(page, makePng(60, 40), 'second.png');
+      await expect.poll(() => page.locator('.composer-image img').count()).toBe(1);
+      await send.click();
+      await expect.poll(() => env.requests.length, { timeout: 15_000 }).toBe(2);
+      expect(imagesOf(env.requests[1]!.body.messages.at(-1))).toHaveLength(1);
+      await expect.poll(() => page.locator('.chat-user .chat-image img').count()).toBe(2);
+      expect(env.server.errors).toEqual([]);
+    } finally {
+      await env.close();
+    }
+  });
+
+  test('↑ brings back a sent message with its @-mentions: sent again, the file goes with it and the chip shows', async () => {
+    const env = await setUp();
+    try {
+      const page = await open(env.keel.url);
+      await composer(page).pressSequentially('Explain @app');
+      await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['app.tssrc']);
+      await composer(page).press('Enter');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts ');
+      await composer(page).pressSequentially('please');
+      await composer(page).press('Enter');
+      await expect.poll(() => page.locator('.chat-user .mention-chip').count()).toBe(1);
+      await page.getByText('I have looked at it.').waitFor({ timeout: 15_000 });
+
+      await composer(page).fill('draft');
+      await composer(page).press('Home');
+      await composer(page).press('ArrowUp');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts please');
+      // ↓ returns to the draft, ↑ again to the message.
+      await composer(page).press('End');
+      await composer(page).press('ArrowDown');
+      await expect.poll(() => composer(page).inputValue()).toBe('draft');
+      await composer(page).press('ArrowUp');
+      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts please');
+      await composer(page).press('Enter');
+
+      await expect.poll(() => env.requests.length, { timeout: 15_000 }).toBe(2);
+      const again = textOf(env.requests[1]!.body.messages.at(-1));
+      expect(again).toContain('Explain @src/app.ts please');
+      expect(again).toContain('export const shopName = "Corner Shop";');
+      const second = page.locator('.chat-user').nth(1);
+      await expect.poll(() => second.locator('.mention-chip').textContent()).toBe('@src/app.ts');
+      await screenshot(page, 'attachments-recalled-mention');
+    } finally {
+      await env.close();
+    }
+  });
+
   test('a large picture is scaled to 1568 px in the page before it is sent; a removed one is not sent (简体中文)', async () => {
     const env = await setUp({ language: 'zh-CN' });
     try {

@@ -89,6 +89,10 @@ export function useMentions(area: RefObject<HTMLTextAreaElement | null>, text: s
     trackCaret,
     /** The mentions of the text about to be sent. */
     mentionsOf: (value: string) => mentionsIn(value, chosen.current),
+    /** The mentions of a message brought back by ↑ (or of the draft ↓ returns to), in place of the ones chosen so far. */
+    restore: (paths: readonly string[]) => {
+      chosen.current = new Set(paths);
+    },
     reset: () => {
       chosen.current.clear();
       setDismissed(null);

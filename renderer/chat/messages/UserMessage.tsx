@@ -29,9 +29,12 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
         )}
         {item.notSent && <span className="chip chip-warning">{t('chat.notSent')}</span>}
       </div>
-      <div className={`chat-user-text${long && !open ? ' is-clipped' : ''}`}>
-        <MentionText text={item.text} mentions={item.mentions} />
-      </div>
+      {/* A message that is only pictures has no words to show: no empty line above them. */}
+      {item.text !== '' && (
+        <div className={`chat-user-text${long && !open ? ' is-clipped' : ''}`}>
+          <MentionText text={item.text} mentions={item.mentions} />
+        </div>
+      )}
       <ChatThumbnails images={item.images} alt={(n) => t('chat.images.alt', { n })} />
       {long && (
         <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -48,7 +51,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
             disabled={resent}
             onClick={() => {
               setResent(true);
-              void store.send(item.text, item.mentions ? { mentions: item.mentions } : {});
+              void store.sendAgain(item);
             }}
           >
             {t('chat.sendAgain')}

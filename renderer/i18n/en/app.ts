@@ -6,6 +6,8 @@ export const app = {
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.loading': 'Loading…',
+  /** The title of a session or task whose first message was only pictures. */
+  'common.pictureOnly': 'A picture',
 
   'header.noFolder': 'No folder open',
   'header.openFolder': 'Open Folder…',

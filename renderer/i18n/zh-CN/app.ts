@@ -6,6 +6,7 @@ export const app: Record<keyof typeof en, string> = {
 
   'common.cancel': '取消',
   'common.close': '关闭',
+  'common.pictureOnly': '一张图片',
   'common.loading': '正在加载…',
 
   'header.noFolder': '未打开文件夹',

@@ -91,6 +91,64 @@ describe('pictures in a message', () => {
   });
 });
 
+describe('a message that is only a picture', () => {
+  it('goes through the contract, reaches the model as a lone image block, and the task runs; the chat shows no text', async () => {
+    h = await startAgentHarness([reply(text('A login form with an error.')), reply(text('Yes, the same form.'))], { tools: realTools() });
+    const png = makePng(48, 32);
+    const sent = await dispatchRequest(h.core.handlers, 'task.send', { text: '  ', images: [{ mediaType: 'image/png', data: png.toString('base64') }] });
+    expect(sent.ok).toBe(true);
+    const finished = await waitFor(() => eventsOf(h!, 'task_finished')[0], 'the task to finish');
+    expect(finished.outcome).toBe('done');
+
+    // The scripted model validates like the real API: an empty text block would have been refused.
+    expect(h.server.errors).toEqual([]);
+    const blocks = h.server.requests[0]!.body.messages[0]!.content;
+    expect(Array.isArray(blocks) && blocks.map((b) => b.type)).toEqual(['image']);
+    expect(imagesOf(h.server.requests[0]!.body.messages[0])[0]!.source).toEqual({ type: 'base64', media_type: 'image/png', data: png.toString('base64') });
+
+    // Nor is one kept in the session's history, for every later request to carry.
+    const stored = h.core.currentSession!.messages[0]!.content;
+    expect(Array.isArray(stored) && stored.map((b) => b.type)).toEqual(['image']);
+
+    const [item] = userItems(value(await h.core.handlers['chat.history']({})));
+    expect(item).toMatchObject({ text: '', images: [{ ref: expect.stringMatching(/\.png$/), mediaType: 'image/png' }] });
+
+    // Resumed from the transcript, the history still has the picture and nothing empty.
+    expect(h.core.openWorkspace(h.workspace).ok).toBe(true);
+    expect((await dispatchRequest(h.core.handlers, 'task.send', { text: 'Is it the same?' })).ok).toBe(true);
+    await waitFor(() => eventsOf(h!, 'task_finished')[1], 'the second task to finish');
+    expect(h.server.errors).toEqual([]);
+    expect(lastBlocks(h.server.requests[1]!).map((b) => b.type)).toEqual(['text']);
+    expect(imagesOf(h.server.requests[1]!.body.messages[0])).toHaveLength(1);
+  });
+
+  it('is queued while the agent works and given to the model after the tool results, without an empty text block', async () => {
+    const job = gatedTool('long_job');
+    h = await startAgentHarness([reply(toolUse('long_job', {}, 'toolu_job')), reply(text('Saw the picture.'))], { tools: [...realTools(), job] });
+    const task = value(await h.core.handlers['task.send']({ text: 'run the job' }));
+    await job.started;
+    const queued = value(
+      await dispatchRequest(h.core.handlers, 'task.send', { text: '', images: [{ mediaType: 'image/png', data: makePng(8, 8).toString('base64') }] }),
+    );
+    expect(queued).toMatchObject({ queued: true });
+    job.release();
+    await waitFor(() => eventsOf(h!, 'task_finished').find((e) => e.taskId === task.taskId), 'the task to finish');
+    expect(h.server.errors).toEqual([]);
+    expect(lastBlocks(h.server.requests[1]!).map((b) => b.type)).toEqual(['tool_result', 'image']);
+  });
+
+  it('is refused with neither words nor a picture, and nothing reaches the model', async () => {
+    h = await startAgentHarness([], { tools: realTools() });
+    for (const input of [{ text: '' }, { text: '   \n ' }, { text: '', images: [] }]) {
+      const refused = await dispatchRequest(h.core.handlers, 'task.send', input);
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error.message).toContain('The message is empty: write something or attach a picture.');
+    }
+    expect(h.server.requests).toHaveLength(0);
+    expect(eventsOf(h, 'task_started')).toHaveLength(0);
+  });
+});
+
 describe('read_file on a picture', () => {
   it('gives the model an image block in the tool result, and the chat card shows it after reload', async () => {
     const png = makePng(64, 48);
