@@ -7,6 +7,7 @@ import { ImageAttachments } from './attachments/ImageAttachments';
 import { useImageAttachments } from './attachments/useImageAttachments';
 import { MentionMenu } from './mentions/MentionMenu';
 import { useMentions } from './mentions/useMentions';
+import { useCaretAfterRender } from './useCaretAfterRender';
 import type { ImageAttachment } from '../../common/contract';
 
 export interface ComposerHandle {
@@ -48,15 +49,13 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const recall = useRecall(history);
   const attachments = useImageAttachments();
   const mentions = useMentions(area, text, setText);
+  const placeCaret = useCaretAfterRender(area);
 
   useImperativeHandle(ref, () => ({
     fill(value) {
       setText(value);
       recall.reset();
-      requestAnimationFrame(() => {
-        area.current?.focus();
-        area.current?.setSelectionRange(value.length, value.length);
-      });
+      placeCaret(value.length, true);
     },
     focus: () => area.current?.focus(),
   }));
@@ -120,21 +119,13 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setHeldPaste(null);
     const next = fromPaste ? `${text.trimEnd()}${text.trim() === '' ? '' : '\n'}${reference}\n` : `${reference}\n`;
     setText(next);
-    requestAnimationFrame(() => {
-      area.current?.focus();
-      area.current?.setSelectionRange(next.length, next.length);
-    });
+    placeCaret(next.length, true);
   };
 
   const replace = ({ text: value, mentions: mentioned }: RecalledMessage, caretAtEnd: boolean) => {
     setText(value);
     mentions.restore(mentioned);
-    requestAnimationFrame(() => {
-      const element = area.current;
-      if (!element) return;
-      const at = caretAtEnd ? value.length : Math.min(value.indexOf('\n') === -1 ? value.length : value.indexOf('\n'), value.length);
-      element.setSelectionRange(at, at);
-    });
+    placeCaret(caretAtEnd || !value.includes('\n') ? value.length : value.indexOf('\n'));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -222,8 +222,9 @@ describe('pictures and @-mentions in the window', () => {
       await composer(page).pressSequentially('Explain @app');
       await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['app.tssrc']);
       await composer(page).press('Enter');
-      await expect.poll(() => composer(page).inputValue()).toBe('Explain @src/app.ts ');
+      // Typed at once, as a fast typist does: each key lands after the inserted path.
       await composer(page).pressSequentially('please');
+      expect(await composer(page).inputValue()).toBe('Explain @src/app.ts please');
       await composer(page).press('Enter');
       await expect.poll(() => page.locator('.chat-user .mention-chip').count()).toBe(1);
       await page.getByText('I have looked at it.').waitFor({ timeout: 15_000 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { api } from '../../api';
+import { useCaretAfterRender } from '../useCaretAfterRender';
 import { insertMention, mentionAt, mentionsIn } from './mentionToken';
 
 const LIMIT = 12;
@@ -10,6 +11,7 @@ const RETRY_MS = 250;
  * choose, Enter or Tab insert, Esc closes. Paths chosen here are the message's mentions when sent.
  */
 export function useMentions(area: RefObject<HTMLTextAreaElement | null>, text: string, setText: (text: string) => void) {
+  const placeCaret = useCaretAfterRender(area);
   const [caret, setCaret] = useState(0);
   const [paths, setPaths] = useState<string[]>([]);
   const [ready, setReady] = useState(true);
@@ -47,7 +49,7 @@ export function useMentions(area: RefObject<HTMLTextAreaElement | null>, text: s
     chosen.current.add(path);
     setText(next.text);
     setCaret(next.caret);
-    requestAnimationFrame(() => area.current?.setSelectionRange(next.caret, next.caret));
+    placeCaret(next.caret);
   };
 
   /** Handles the menu's keys; true when the key was the menu's. */
