@@ -5,6 +5,29 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** Keel makes room before a request that would pass this fraction of the window. */
 export const DEFAULT_COMPACT_AT = 0.8;
 
+/** Below this no system prompt and tools fit; above it no model exists. */
+export const CONTEXT_WINDOW_MIN = 1_000;
+export const CONTEXT_WINDOW_MAX = 100_000_000;
+/** Below a tenth the history would be compacted all the time; above 95% the next answer may not fit. */
+export const COMPACT_AT_MIN = 0.1;
+export const COMPACT_AT_MAX = 0.95;
+
+const windowRange = `a whole number of tokens from ${CONTEXT_WINDOW_MIN.toLocaleString('en')} to ${CONTEXT_WINDOW_MAX.toLocaleString('en')}`;
+const compactRange = `from ${COMPACT_AT_MIN} to ${COMPACT_AT_MAX} of the window, that is ${COMPACT_AT_MIN * 100}% to ${COMPACT_AT_MAX * 100}%`;
+
+/** The one check of a context window, wherever it comes from (the settings file, the window, the environment). */
+export const ContextWindowSchema = z
+  .number({ error: `must be ${windowRange}` })
+  .int({ error: `must be ${windowRange}` })
+  .min(CONTEXT_WINDOW_MIN, { error: `must be ${windowRange}` })
+  .max(CONTEXT_WINDOW_MAX, { error: `must be ${windowRange}` });
+
+/** The one check of the share of the window at which Keel makes room. */
+export const CompactAtSchema = z
+  .number({ error: `must be ${compactRange}` })
+  .min(COMPACT_AT_MIN, { error: `must be ${compactRange}` })
+  .max(COMPACT_AT_MAX, { error: `must be ${compactRange}` });
+
 export function defaultContextWindow(_model: string): number {
   return DEFAULT_CONTEXT_WINDOW;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalModeSchema } from './approvals';
+import { CompactAtSchema, ContextWindowSchema } from './contextWindow';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export const LanguageSchema = z.enum(['system', 'en', 'zh-CN']);
@@ -27,6 +28,12 @@ export const SettingsViewSchema = z.object({
   approvalMode: ApprovalModeSchema,
   reminderRounds: z.number().int(),
   gateBound: z.number().int(),
+  /** The context window in tokens, when the settings file or KEEL_CONTEXT_WINDOW sets one; null: the default. */
+  contextWindow: z.number().int().nullable(),
+  /** The share of the window at which Keel makes room, when the settings file sets one; null: the default. */
+  compactAt: z.number().nullable(),
+  /** What applies when nothing is set (the window's for the model above). */
+  contextDefaults: z.object({ contextWindow: z.number().int(), compactAt: z.number() }),
   theme: ThemeSchema,
   language: LanguageSchema,
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
@@ -46,6 +53,10 @@ export const SettingsUpdateSchema = z
     approvalMode: ApprovalModeSchema,
     reminderRounds: z.number().int().min(1).max(100),
     gateBound: z.number().int().min(0).max(20),
+    /** null goes back to the default. */
+    contextWindow: ContextWindowSchema.nullable(),
+    /** A fraction of the window (0.8, not 80); null goes back to the default. */
+    compactAt: CompactAtSchema.nullable(),
     theme: ThemeSchema,
     language: LanguageSchema,
   })

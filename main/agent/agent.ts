@@ -35,7 +35,7 @@ function tooLongMessage(detail: string, window: number, room: readonly Compactio
     : room.length > 0
       ? 'Keel cleared every tool result so the next message has room'
       : 'Nothing more could be cleared';
-  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set contextWindow in the settings file (or KEEL_CONTEXT_WINDOW) to its real size.`;
+  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set its real size as the context window in Settings (contextWindow in the settings file, or KEEL_CONTEXT_WINDOW).`;
 }
 
 export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';

@@ -59,7 +59,7 @@ export class KeelCore implements HandlerContext {
   readonly imageCleanup: ImageCleanup;
 
   constructor(readonly options: CoreOptions) {
-    this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir));
+    this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
       output: (id, seq, data) => {

@@ -16,6 +16,8 @@ export interface CoreOptions {
   keyStore?: KeyStore;
   /** Fixed model settings (tests); by default the settings service's, overridden by the environment. */
   settings?: () => ModelSettings;
+  /** The environment that overrides the settings file; process.env by default (tests pass their own). */
+  settingsEnv?: NodeJS.ProcessEnv;
   /** Whether the agent asks before commands and file changes; `keel run` passes full_auto. */
   headless?: boolean;
   /** `keel run --trust-project-mcp`: start the folder's .mcp.json servers without the trust prompt. */

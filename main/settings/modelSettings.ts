@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
-import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
+import { CompactAtSchema, ContextWindowSchema, DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 
 // The SDK's own list retired claude-sonnet-4-5 on 30 November 2026; its newest Sonnet is the default.
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -19,9 +19,9 @@ export const SettingsFileSchema = z
     reminderRounds: z.number().int().min(1).max(100).optional(),
     gateBound: z.number().int().min(0).max(20).optional(),
     /** The model's context window, in tokens (KEEL_CONTEXT_WINDOW wins). */
-    contextWindow: z.number().int().min(1_000).max(100_000_000).optional(),
+    contextWindow: ContextWindowSchema.optional(),
     /** Make room when the next request would pass this fraction of the window. */
-    compactAt: z.number().min(0.1).max(0.95).optional(),
+    compactAt: CompactAtSchema.optional(),
     approvalMode: ApprovalModeSchema.optional(),
     theme: ThemeSchema.optional(),
     language: LanguageSchema.optional(),
@@ -92,15 +92,17 @@ export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv 
     maxTokens: file.maxTokens ?? DEFAULT_MAX_TOKENS,
     reminderRounds: file.reminderRounds ?? DEFAULT_REMINDER_ROUNDS,
     gateBound: file.gateBound ?? DEFAULT_GATE_BOUND,
-    contextWindow: windowFromEnv(env.KEEL_CONTEXT_WINDOW) ?? file.contextWindow ?? defaultContextWindow(model),
+    contextWindow: contextWindowFromEnv(env) ?? file.contextWindow ?? defaultContextWindow(model),
     compactAt: file.compactAt ?? DEFAULT_COMPACT_AT,
   };
 }
 
 /** KEEL_CONTEXT_WINDOW as a whole number of tokens; anything else is ignored (the file or the default applies). */
-function windowFromEnv(value: string | undefined): number | undefined {
-  const tokens = Number(value?.trim().replace(/[_,]/g, ''));
-  return value !== undefined && Number.isInteger(tokens) && tokens >= 1_000 ? tokens : undefined;
+export function contextWindowFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.KEEL_CONTEXT_WINDOW?.trim();
+  if (!value) return undefined;
+  const parsed = ContextWindowSchema.safeParse(Number(value.replace(/[_,]/g, '')));
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Never show a key whole: enough to recognise it, not to use it. */

@@ -2,10 +2,19 @@ import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 import type { SettingsUpdate, SettingsView } from '../../common/settings';
 import { describeModelError, ModelError } from '../agent/modelClient';
 import type { KeyStore } from './keyStore';
-import { maskKey, readSettingsFile, resolveModelSettings, writeSettingsFile, type ModelSettings, type SettingsFile } from './modelSettings';
+import {
+  contextWindowFromEnv,
+  maskKey,
+  readSettingsFile,
+  resolveModelSettings,
+  writeSettingsFile,
+  type ModelSettings,
+  type SettingsFile,
+} from './modelSettings';
 
 /** Connection values typed in the settings form and not saved yet. */
 export interface ConnectionDraft {
@@ -82,6 +91,9 @@ export class SettingsService {
       ['KEEL_MODEL', 'model'],
       ['ANTHROPIC_MODEL', 'model'],
     ].flatMap(([name, field]) => (this.env[name!]?.trim() ? [field!] : []));
+    // A KEEL_CONTEXT_WINDOW that is not a number is ignored by the agent, so it overrides nothing here either.
+    const envWindow = contextWindowFromEnv(this.env);
+    if (envWindow !== undefined) overrides.push('contextWindow');
     return {
       apiKey: {
         set: model.apiKey !== undefined,
@@ -96,6 +108,9 @@ export class SettingsService {
       approvalMode: file.approvalMode ?? DEFAULT_APPROVAL_MODE,
       reminderRounds: model.reminderRounds,
       gateBound: model.gateBound,
+      contextWindow: envWindow ?? file.contextWindow ?? null,
+      compactAt: file.compactAt ?? null,
+      contextDefaults: { contextWindow: defaultContextWindow(model.model), compactAt: DEFAULT_COMPACT_AT },
       theme: file.theme ?? 'system',
       language: file.language ?? 'system',
       environmentOverrides: [...new Set(overrides)],
@@ -103,7 +118,7 @@ export class SettingsService {
   }
 
   async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
-    const { apiKey, keyStorage, baseURL, ...rest } = patch;
+    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, ...rest } = patch;
     // Checked before anything is saved: a refused update changes nothing.
     if (baseURL !== undefined && baseURL !== '' && !/^https?:\/\//i.test(baseURL)) {
       return fail(ErrorCodes.badRequest, `The base URL must start with http:// or https:// (got "${baseURL}"). Leave it empty to use the Anthropic API.`);
@@ -133,6 +148,11 @@ export class SettingsService {
       if (baseURL === '') delete next.baseURL;
       else next.baseURL = baseURL;
     }
+    // null is "back to the default": the key leaves the file rather than pinning today's default.
+    if (contextWindow === null) delete next.contextWindow;
+    else if (contextWindow !== undefined) next.contextWindow = contextWindow;
+    if (compactAt === null) delete next.compactAt;
+    else if (compactAt !== undefined) next.compactAt = compactAt;
     writeSettingsFile(this.dataDir, next);
     return ok(this.view());
   }

@@ -229,6 +229,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         approvalMode={status.approvalMode}
         hasSession={workspace != null}
         onApprovalMode={status.setApprovalMode}
+        contextSettingsKey={settings.view ? `${settings.view.contextWindow}/${settings.view.compactAt}` : ''}
       />
       {settingsOpen ? <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} /> : null}
       {folderDialogOpen ? (

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
 import type { RequestInput, RequestOutput } from '../../common/contract';
-import type { Language, SettingsUpdate, SettingsView, Theme } from '../../common/settings';
+import { SettingsUpdateSchema, type Language, type SettingsUpdate, type SettingsView, type Theme } from '../../common/settings';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { CloseIcon } from '../ui/icons';
@@ -12,7 +12,10 @@ import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
 import { ApiKeyField, type KeyStorageChoice } from './ApiKeyField';
 import { ApprovalRules } from './ApprovalRules';
 import { McpServers } from './McpServers';
-import { splitFieldErrors } from './fieldErrors';
+import { ContextFields, contextHintParams } from './ContextFields';
+import { percentOf, shareOf, tokensOf } from './contextDraft';
+import { Field } from './Field';
+import { issuesByField, splitFieldErrors } from './fieldErrors';
 
 interface Draft {
   apiKey: string;
@@ -23,9 +26,13 @@ interface Draft {
   approvalMode: ApprovalMode;
   reminderRounds: string;
   gateBound: string;
+  /** Tokens as typed; empty is the default. */
+  contextWindow: string;
+  /** A percentage of the window as typed; empty is the default. */
+  compactAt: string;
 }
 
-const FIELDS = ['apiKey', 'baseURL', 'model', 'maxTokens', 'reminderRounds', 'gateBound', 'approvalMode', 'keyStorage'] as const;
+const FIELDS = ['apiKey', 'baseURL', 'model', 'maxTokens', 'reminderRounds', 'gateBound', 'contextWindow', 'compactAt', 'approvalMode', 'keyStorage'] as const;
 
 const FIELD_HINTS: Partial<Record<(typeof FIELDS)[number], MessageKey>> = {
   apiKey: 'settings.error.apiKey',
@@ -34,6 +41,8 @@ const FIELD_HINTS: Partial<Record<(typeof FIELDS)[number], MessageKey>> = {
   maxTokens: 'settings.error.maxTokens',
   reminderRounds: 'settings.error.reminderRounds',
   gateBound: 'settings.error.gateBound',
+  contextWindow: 'settings.error.contextWindow',
+  compactAt: 'settings.error.compactAt',
 };
 
 const THEMES: { value: Theme; label: MessageKey }[] = [
@@ -59,6 +68,8 @@ function draftOf(view: SettingsView): Draft {
     approvalMode: view.approvalMode,
     reminderRounds: String(view.reminderRounds),
     gateBound: String(view.gateBound),
+    contextWindow: view.contextWindow === null ? '' : String(view.contextWindow),
+    compactAt: view.compactAt === null ? '' : percentOf(view.compactAt),
   };
 }
 
@@ -99,6 +110,10 @@ function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   if (draft.approvalMode !== view.approvalMode) patch.approvalMode = draft.approvalMode;
   if (draft.reminderRounds.trim() !== String(view.reminderRounds)) patch.reminderRounds = numberOf(draft.reminderRounds);
   if (draft.gateBound.trim() !== String(view.gateBound)) patch.gateBound = numberOf(draft.gateBound);
+  const contextWindow = tokensOf(draft.contextWindow);
+  if (!overridden.has('contextWindow') && contextWindow !== view.contextWindow) patch.contextWindow = contextWindow;
+  const compactAt = shareOf(draft.compactAt);
+  if (compactAt !== view.compactAt) patch.compactAt = compactAt;
   return patch;
 }
 
@@ -143,6 +158,15 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
     if (!view || !draft) return false;
     const patch = patchOf(draft, view);
     if (Object.keys(patch).length === 0) return true;
+    // The contract's own schema, checked here first: a NaN would cross a WebSocket as null, which
+    // for the context fields means "the default", so a typo would be saved as a reset.
+    const checked = SettingsUpdateSchema.safeParse(patch);
+    if (!checked.success) {
+      setFieldErrors(issuesByField(checked.error.issues, FIELDS).fields);
+      setGeneralError(issuesByField(checked.error.issues, FIELDS).general);
+      setSaved(false);
+      return false;
+    }
     const result = await settings.update(patch);
     if (result.ok) {
       setDraft(draftOf(result.value));
@@ -192,9 +216,11 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
     const detail = fieldErrors[field];
     if (!detail) return null;
     const hint = FIELD_HINTS[field];
+    // The context hints already say the contract's range, in the person's language: its English adds nothing.
+    const own = field === 'contextWindow' || field === 'compactAt';
     return (
       <p className="error-message field-error" id={`${id}-${field}-error`} role="alert">
-        {hint ? `${t(hint)} (${detail})` : detail}
+        {own ? t(hint!, contextHintParams(language)[field]) : hint ? `${t(hint)} (${detail})` : detail}
       </p>
     );
   };
@@ -377,6 +403,19 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
               </fieldset>
             </Section>
 
+            <Section title={t('settings.section.context')} note={t('settings.section.context.note')}>
+              <ContextFields
+                id={id}
+                view={view}
+                contextWindow={draft.contextWindow}
+                compactAt={draft.compactAt}
+                onChange={change}
+                invalid={(field) => fieldErrors[field] !== undefined}
+                errorFor={errorFor}
+                describedBy={describedBy}
+              />
+            </Section>
+
             <Section title={t('settings.section.appearance')} note={t('settings.section.appearance.note')}>
               <fieldset className="segmented-field">
                 <legend className="field-label">{t('settings.theme')}</legend>
@@ -467,33 +506,5 @@ function Section({ title, note, children }: { title: string; note?: string; chil
       </div>
       {children}
     </section>
-  );
-}
-
-export function Field({
-  label,
-  htmlFor,
-  note,
-  noteId,
-  children,
-}: {
-  label: string;
-  htmlFor: string;
-  note?: string | undefined;
-  noteId?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={htmlFor}>
-        {label}
-      </label>
-      {children}
-      {note ? (
-        <p className="field-note" id={noteId}>
-          {note}
-        </p>
-      ) : null}
-    </div>
   );
 }

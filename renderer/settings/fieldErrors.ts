@@ -24,3 +24,9 @@ export function splitFieldErrors(message: string, knownFields: readonly string[]
   }
   return { fields, general: rest.length > 0 ? rest.join('; ') : null };
 }
+
+/** The same split for a refusal found before sending, from the schema's own issues. */
+export function issuesByField(issues: readonly { path: readonly PropertyKey[]; message: string }[], knownFields: readonly string[]): SplitErrors {
+  const message = `request was malformed: ${issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : 'payload'}: ${i.message}`).join('; ')}.`;
+  return splitFieldErrors(message, knownFields);
+}

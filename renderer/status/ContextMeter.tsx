@@ -10,9 +10,9 @@ const NEAR = 0.85;
  * The status bar's context part: how full the model's window is (used / window, amber near the
  * point where Keel makes room), "Compact now", and which instruction files the agent is given.
  */
-export function ContextMeter() {
+export function ContextMeter({ settingsKey }: { settingsKey: string }) {
   const { t, language } = useI18n();
-  const { context, instructionFiles, running, compacting, note, compact } = useContextStatus();
+  const { context, instructionFiles, running, compacting, note, compact } = useContextStatus(settingsKey);
   if (!context) return null;
   const compactFormat = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const full = new Intl.NumberFormat(language);

@@ -26,13 +26,15 @@ interface Props {
   onApprovalMode(mode: ApprovalMode): Promise<boolean>;
   /** Whether a folder is open: without one there is no agent to describe. */
   hasSession: boolean;
+  /** Changes when the saved context window or threshold does, so the meter asks again. */
+  contextSettingsKey: string;
 }
 
 /**
  * The window's bottom line: what the agent is doing (a word, not only a colour), the model, the
  * session's tokens and estimated cost, and the approval mode, which can be changed from here.
  */
-export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSession }: Props) {
+export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSession, contextSettingsKey }: Props) {
   const { t, language } = useI18n();
   const { usage, state } = status;
   const shownModel = model ?? status.model;
@@ -78,7 +80,7 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
           {t('status.cost', { cost: formatCost(cost, language) })}
         </span>
       ) : null}
-      {hasSession ? <ContextMeter /> : null}
+      {hasSession ? <ContextMeter settingsKey={contextSettingsKey} /> : null}
       <span className="status-spacer" />
       <ApprovalModeMenu mode={approvalMode} onChange={onApprovalMode} />
     </footer>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ContextUsage, InstructionFile } from '../../common/contextWindow';
 import { api } from '../api';
 
@@ -14,9 +14,10 @@ export interface ContextStatusView {
 
 /**
  * How full the model's context window is and which instruction files apply: `agent.status` when
- * the window opens, the session changes or a task starts or ends, then `context` events.
+ * the window opens, the session changes, a task starts or ends or `settingsKey` (the saved window
+ * and threshold) changes, then `context` events.
  */
-export function useContextStatus(): ContextStatusView {
+export function useContextStatus(settingsKey = ''): ContextStatusView {
   const [context, setContext] = useState<ContextUsage | null>(null);
   const [instructionFiles, setInstructionFiles] = useState<InstructionFile[]>([]);
   const [running, setRunning] = useState(false);
@@ -54,6 +55,20 @@ export function useContextStatus(): ContextStatusView {
       stopWorkspace();
     };
   }, []);
+
+  // A window saved in the settings is shown now, not only when the next task starts.
+  const shownKey = useRef(settingsKey);
+  useEffect(() => {
+    if (shownKey.current === settingsKey) return;
+    shownKey.current = settingsKey;
+    let live = true;
+    void api.request('agent.status', {}).then((result) => {
+      if (live && result.ok) setContext(result.value.context ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [settingsKey]);
 
   const compact = useCallback(async () => {
     setCompacting(true);

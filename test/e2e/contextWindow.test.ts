@@ -147,4 +147,18 @@ describe('the context window (keel web)', () => {
     await rows().last().getByRole('button').click();
     await rows().last().getByText('Next: report what it says.').waitFor();
   });
+
+  test('the Settings dialog shows the window KEEL_CONTEXT_WINDOW sets, says so, and does not let it be edited there', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    const field = dialog.getByLabel('Context window', { exact: true });
+    expect(await field.inputValue()).toBe(String(WINDOW));
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    const note = dialog.locator(`#${await field.getAttribute('aria-describedby')}`);
+    expect(await note.innerText()).toBe('Set by KEEL_CONTEXT_WINDOW in the environment; change it there.');
+    // The threshold has no environment variable: still editable.
+    expect(await dialog.getByLabel('Make room at').getAttribute('readonly')).toBeNull();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
 });

@@ -384,6 +384,76 @@ describe('the workbench window (keel web)', () => {
     expect(model.errors).toEqual([]);
   }, 60_000);
 
+  test('settings: the context window and where Keel makes room: defaults shown, bad values refused inline, saved, shown again, and the meter follows', async () => {
+    const page = await openWorkbench();
+    const meter = page.getByTestId('context-meter');
+    await expect.poll(() => meter.innerText()).toContain('/ 200K');
+    let dialog = await openSettings(page);
+    const contextWindow = () => dialog.getByLabel('Context window', { exact: true });
+    const makeRoomAt = () => dialog.getByLabel('Make room at');
+    // Empty means the default, and says which.
+    expect(await contextWindow().inputValue()).toBe('');
+    expect(await contextWindow().getAttribute('placeholder')).toBe('200,000');
+    expect(await makeRoomAt().inputValue()).toBe('');
+    expect(await makeRoomAt().getAttribute('placeholder')).toBe('80');
+    expect(await dialog.innerText()).toContain('Empty: 200,000 tokens');
+
+    // Reachable from the keyboard.
+    await dialog.getByLabel('Completion gate').focus();
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await contextWindow().evaluate((input) => input === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.type('lots');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('120');
+
+    // Not a number, and a percentage past 95: each refused under its field, saying what is accepted; nothing saved.
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    const windowRefusal = dialog.getByRole('alert').filter({ hasText: 'Enter a whole number of tokens from 1,000 to 100,000,000' });
+    const shareRefusal = dialog.getByRole('alert').filter({ hasText: 'Enter a percentage from 10 to 95' });
+    await windowRefusal.waitFor();
+    await shareRefusal.waitFor();
+    expect(await contextWindow().getAttribute('aria-invalid')).toBe('true');
+    expect(await contextWindow().getAttribute('aria-describedby')).toContain(await windowRefusal.getAttribute('id'));
+    expect(await makeRoomAt().getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByText('Not saved: see the fields marked above.').count()).toBe(1);
+    expect(await settingsNow()).toMatchObject({ contextWindow: null, compactAt: null });
+    await shareRefusal.scrollIntoViewIfNeeded();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'workbench-settings-context-refused');
+
+    // A window written as people write it, and a percentage: saved as tokens and a share.
+    await contextWindow().fill('50,000');
+    await makeRoomAt().fill('60');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await settingsNow()).toMatchObject({ contextWindow: 50_000, compactAt: 0.6 });
+    await dialog.getByText('Empty: 80% of the window.').scrollIntoViewIfNeeded();
+    await screenshot(page, 'workbench-settings-context');
+    // The meter shows the new window at once, its mark at 60%.
+    await expect.poll(() => meter.innerText()).toContain('/ 50K');
+    expect(await meter.getAttribute('title')).toContain('30,000');
+
+    // Shown again when the dialog is opened again, after a reload.
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await board(page).waitFor();
+    dialog = await openSettings(page);
+    expect(await contextWindow().inputValue()).toBe('50000');
+    expect(await makeRoomAt().inputValue()).toBe('60');
+
+    // Emptied: back to the defaults.
+    await contextWindow().fill('');
+    await makeRoomAt().fill('');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await settingsNow()).toMatchObject({ contextWindow: null, compactAt: null });
+    await expect.poll(() => meter.innerText()).toContain('/ 200K');
+  }, 60_000);
+
   test('sessions: a new one is listed, switching reloads the plan, and deleting asks first', async () => {
     const page = await openWorkbench();
     const sidebar = page.getByRole('navigation', { name: 'Sessions and folders' });

@@ -42,6 +42,11 @@ export async function startAgentHarness(
     core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean; log?: (message: string) => void };
     /** Reuse a data folder (a second start of Keel); it is then not deleted on close. */
     dataDir?: string;
+    /**
+     * Read the model settings from settings.json as the window saves them (with an empty
+     * environment), instead of fixed ones: for tests of what a saved setting does to the agent.
+     */
+    settingsFromFile?: boolean;
   } = {},
 ): Promise<AgentHarness> {
   const server = await startScriptedAnthropic({ ...options.server, script, apiKey: TEST_API_KEY });
@@ -58,7 +63,19 @@ export async function startAgentHarness(
     compactAt: 0.8,
     ...options.settings,
   };
-  if (options.approvals || options.settingsFile)
+  if (options.settingsFromFile) {
+    const { apiKey, baseURL, model, maxTokens, reminderRounds, gateBound } = settings;
+    writeSettingsFile(dataDir, {
+      apiKey,
+      baseURL,
+      model,
+      maxTokens,
+      reminderRounds,
+      gateBound,
+      ...options.settingsFile,
+      ...(options.approvals ? { approvalMode: options.approvals } : {}),
+    });
+  } else if (options.approvals || options.settingsFile)
     writeSettingsFile(dataDir, { ...options.settingsFile, ...(options.approvals ? { approvalMode: options.approvals } : {}) });
   options.beforeOpen?.(workspace);
   const core = new KeelCore({
@@ -66,7 +83,7 @@ export async function startAgentHarness(
     host: 'web',
     version: 'test',
     tools: () => options.tools ?? [],
-    settings: () => settings,
+    ...(options.settingsFromFile ? { settingsEnv: {} } : { settings: () => settings }),
     headless: options.approvals === undefined,
     ...options.core,
   });

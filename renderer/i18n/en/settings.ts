@@ -8,6 +8,8 @@ export const settings = {
 
   'settings.section.connection': 'Model connection',
   'settings.section.agent': 'Agent',
+  'settings.section.context': 'Long conversations',
+  'settings.section.context.note': 'Before a request would pass the threshold, Keel makes room: it clears old tool results, then summarises.',
   'settings.section.appearance': 'Appearance',
   'settings.section.appearance.note': 'Applied at once.',
   'settings.section.rules': 'Allowed for this session',
@@ -35,6 +37,7 @@ export const settings = {
   'settings.env.apiKey': 'ANTHROPIC_API_KEY is set in the environment, so that key is used and one entered here would not be. Unset it to manage the key here.',
   'settings.env.baseURL': 'Set by ANTHROPIC_BASE_URL in the environment; change it there.',
   'settings.env.model': 'Set by KEEL_MODEL or ANTHROPIC_MODEL in the environment; change it there.',
+  'settings.env.contextWindow': 'Set by KEEL_CONTEXT_WINDOW in the environment; change it there.',
 
   'settings.baseURL': 'Base URL',
   'settings.baseURL.note': 'Leave empty for Anthropic’s API. Set it for a proxy or a compatible endpoint.',
@@ -45,6 +48,11 @@ export const settings = {
   'settings.reminderRounds.note': 'Rounds without a plan update before the agent is reminded to refresh it.',
   'settings.gateBound': 'Completion gate',
   'settings.gateBound.note': 'Times in a row the agent is sent back to an unfinished plan before the task stops.',
+  'settings.contextWindow': 'Context window',
+  'settings.contextWindow.unit': 'tokens',
+  'settings.contextWindow.note': 'Empty: {default} tokens, the window of Claude models. Set the real size for a model with another window.',
+  'settings.compactAt': 'Make room at',
+  'settings.compactAt.note': 'Empty: {default}% of the window. Keel makes room before a request would pass this share.',
   'settings.approvalMode': 'Approval mode',
 
   'settings.theme': 'Theme',
@@ -79,6 +87,8 @@ export const settings = {
   'settings.error.maxTokens': 'Enter a whole number from 1 to 1,000,000.',
   'settings.error.reminderRounds': 'Enter a whole number from 1 to 100.',
   'settings.error.gateBound': 'Enter a whole number from 0 to 20.',
+  'settings.error.contextWindow': 'Enter a whole number of tokens from {min} to {max}, or leave the field empty.',
+  'settings.error.compactAt': 'Enter a percentage from {min} to {max}, or leave the field empty.',
 
   'settings.rules.empty': 'Nothing yet. When you answer an approval card with “Allow for this session”, the rule appears here and can be revoked.',
   'settings.rules.noSession': 'Open a folder to see the rules of its session.',

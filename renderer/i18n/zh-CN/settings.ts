@@ -9,6 +9,8 @@ export const settings: Record<keyof typeof en, string> = {
 
   'settings.section.connection': '模型连接',
   'settings.section.agent': '智能体',
+  'settings.section.context': '长对话',
+  'settings.section.context.note': '请求将超过阈值之前，Keel 会先腾出空间：先清除较早的工具结果，再概括较早的消息。',
   'settings.section.appearance': '外观',
   'settings.section.appearance.note': '立即生效。',
   'settings.section.rules': '本会话已允许',
@@ -36,6 +38,7 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.env.apiKey': '环境变量中设置了 ANTHROPIC_API_KEY，因此使用的是那个密钥，在这里输入的密钥不会生效。取消该变量后即可在这里管理密钥。',
   'settings.env.baseURL': '由环境变量 ANTHROPIC_BASE_URL 设置；请在那里修改。',
   'settings.env.model': '由环境变量 KEEL_MODEL 或 ANTHROPIC_MODEL 设置；请在那里修改。',
+  'settings.env.contextWindow': '由环境变量 KEEL_CONTEXT_WINDOW 设置；请在那里修改。',
 
   'settings.baseURL': '基础 URL',
   'settings.baseURL.note': '留空即使用 Anthropic 的 API。使用代理或兼容的服务时再填写。',
@@ -46,6 +49,11 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.reminderRounds.note': '计划连续多少轮没有更新后，提醒智能体刷新计划。',
   'settings.gateBound': '完成检查次数',
   'settings.gateBound.note': '计划未完成时，连续把智能体送回计划的次数；超过后任务停止。',
+  'settings.contextWindow': '上下文窗口',
+  'settings.contextWindow.unit': '个 token',
+  'settings.contextWindow.note': '留空：{default} 个 token，即 Claude 模型的窗口。模型窗口不同时，请填写它的实际大小。',
+  'settings.compactAt': '腾出空间的阈值',
+  'settings.compactAt.note': '留空：窗口的 {default}%。请求将超过这个比例之前，Keel 会先腾出空间。',
   'settings.approvalMode': '批准模式',
 
   'settings.theme': '主题',
@@ -80,6 +88,8 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.error.maxTokens': '请输入 1 到 1,000,000 之间的整数。',
   'settings.error.reminderRounds': '请输入 1 到 100 之间的整数。',
   'settings.error.gateBound': '请输入 0 到 20 之间的整数。',
+  'settings.error.contextWindow': '请输入 {min} 到 {max} 之间的整数（token 数），或者留空。',
+  'settings.error.compactAt': '请输入 {min} 到 {max} 之间的百分比，或者留空。',
 
   'settings.rules.empty': '暂无。当你在批准卡片上选择“本会话内允许”时，相应规则会出现在这里，并可撤回授权。',
   'settings.rules.noSession': '打开一个文件夹即可查看其会话的规则。',

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../common/agentEvents';
 import { KeelCore } from '../../../main/api/core';
+import { dispatchRequest } from '../../../main/api/dispatch';
 import { SUMMARY_SYSTEM_MARK } from '../../../main/agent/compaction/summaryRequest';
 import { fileTools } from '../../../main/tools/files';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
@@ -206,4 +207,36 @@ describe('a long task against a small context window', () => {
     const chat = await reopened.handlers['chat.history']({});
     expect(chat.ok && chat.value.some((item) => item.kind === 'compaction')).toBe(true);
   }, 120_000);
+});
+
+describe('the context window saved in the settings', () => {
+  it('a window and threshold saved as the Settings dialog saves them set where the agent makes room, and what the meter shows', async () => {
+    // The service says the first request took 13,000 tokens: far below the default 80% of 200k,
+    // past half of a 20k window.
+    harness = await startAgentHarness(
+      [
+        { ...reply(toolUse('read_file', { path: 'big.txt', limit: 50 })), usage: { input_tokens: 1_000, cache_read_input_tokens: 12_000 } },
+        reply(text('done')),
+      ],
+      { tools: fileTools, settingsFromFile: true, server: { sideAnswer: answerSummaries } },
+    );
+    writeBigFile(harness.workspace);
+    const status = async () => {
+      const result = await harness!.core.handlers['agent.status']({});
+      return result.ok ? result.value.context : undefined;
+    };
+    expect(await status()).toMatchObject({ windowTokens: 200_000, compactAtTokens: 160_000 });
+
+    const saved = await dispatchRequest(harness.core.handlers, 'settings.update', { contextWindow: 20_000, compactAt: 0.5 });
+    expect(saved.ok).toBe(true);
+    // What the status bar's meter asks, before any request.
+    expect(await status()).toMatchObject({ windowTokens: 20_000, compactAtTokens: 10_000 });
+
+    expect((await sendTask(harness, 'read a little')).outcome).toBe('done');
+    const compactions = harness.events.filter((e): e is Compaction => e.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions[0]).toMatchObject({ reason: 'threshold' });
+    expect(compactions[0]!.beforeTokens).toBeGreaterThan(10_000);
+    expect(harness.events.filter((e) => e.type === 'context')[0]).toMatchObject({ windowTokens: 20_000, compactAtTokens: 10_000 });
+  }, 60_000);
 });

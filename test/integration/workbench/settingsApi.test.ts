@@ -181,6 +181,49 @@ describe('settings.update', () => {
   });
 });
 
+describe('the context window settings', () => {
+  it('are the default until set; a saved window and threshold are shown, reach the agent, and null goes back to the default', async () => {
+    const core = await webCore();
+    expect(await getSettings(core)).toMatchObject({ contextWindow: null, compactAt: null, contextDefaults: { contextWindow: 200_000, compactAt: 0.8 } });
+
+    const saved = value(await dispatchRequest(core.handlers, 'settings.update', { contextWindow: 64_000, compactAt: 0.6 }));
+    expect(saved).toMatchObject({ contextWindow: 64_000, compactAt: 0.6 });
+    expect(JSON.parse(readFileSync(settingsPath(dataDir), 'utf8'))).toMatchObject({ contextWindow: 64_000, compactAt: 0.6 });
+    expect(core.settings.modelSettings()).toMatchObject({ contextWindow: 64_000, compactAt: 0.6 });
+
+    const reset = value(await dispatchRequest(core.handlers, 'settings.update', { contextWindow: null, compactAt: null }));
+    expect(reset).toMatchObject({ contextWindow: null, compactAt: null });
+    expect(JSON.parse(readFileSync(settingsPath(dataDir), 'utf8'))).not.toHaveProperty('contextWindow');
+    expect(core.settings.modelSettings()).toMatchObject({ contextWindow: 200_000, compactAt: 0.8 });
+  });
+
+  it('out-of-range values are refused saying what is accepted, and change nothing', async () => {
+    const core = await webCore();
+    value(await core.handlers['settings.update']({ contextWindow: 50_000 }));
+    const before = readFileSync(settingsPath(dataDir), 'utf8');
+    const cases: [unknown, string][] = [
+      [{ contextWindow: 999 }, 'contextWindow: must be a whole number of tokens from 1,000 to 100,000,000'],
+      [{ contextWindow: 1_500.5 }, 'contextWindow: must be a whole number of tokens'],
+      [{ contextWindow: '200k' }, 'contextWindow: must be a whole number of tokens'],
+      [{ compactAt: 80 }, 'compactAt: must be from 0.1 to 0.95 of the window, that is 10% to 95%'],
+      [{ compactAt: 0.05 }, 'compactAt: must be from 0.1 to 0.95'],
+    ];
+    for (const [patch, words] of cases) {
+      const result = await dispatchRequest(core.handlers, 'settings.update', patch);
+      expect(result.ok ? '' : result.error.message, JSON.stringify(patch)).toContain(words);
+    }
+    expect(readFileSync(settingsPath(dataDir), 'utf8')).toBe(before);
+  });
+
+  it('KEEL_CONTEXT_WINDOW wins and is listed as an override; one that is not a number overrides nothing', async () => {
+    writeSettingsFile(dataDir, { contextWindow: 50_000 });
+    const env = await getSettings(await webCore({ KEEL_CONTEXT_WINDOW: '30_000' }));
+    expect(env).toMatchObject({ contextWindow: 30_000, environmentOverrides: ['contextWindow'] });
+    const ignored = await getSettings(await webCore({ KEEL_CONTEXT_WINDOW: 'lots' }));
+    expect(ignored).toMatchObject({ contextWindow: 50_000, environmentOverrides: [] });
+  });
+});
+
 describe('settings.testConnection', () => {
   it('against a working endpoint: ok, naming the model', async () => {
     server = await startScriptedAnthropic({ script: [reply(text('OK'))], apiKey: KEY });
