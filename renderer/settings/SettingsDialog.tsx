@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { APPROVAL_MODES, type ApprovalMode } from '../../common/approvalModes';
 import type { RequestInput, RequestOutput } from '../../common/contract';
 import { SettingsUpdateSchema, type Language, type SettingsUpdate, type SettingsView, type Theme } from '../../common/settings';
@@ -142,6 +142,13 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
   /** Shown checked at once; main's answer confirms (or, on an error, puts the stored one back). */
   const [appearance, setAppearanceShown] = useState<{ theme: Theme; language: Language } | null>(null);
   const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  /** Counts refused saves: each takes the focus to the first field marked, scrolled into view. */
+  const [refusals, setRefusals] = useState(0);
+
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
 
   if (view && draft === null) setDraft(draftOf(view));
 
@@ -186,8 +193,9 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
     event.preventDefault();
     setBusy('save');
     setTest(null);
-    await save();
+    const stored = await save();
     setBusy(null);
+    if (!stored) setRefusals((count) => count + 1);
   };
 
   /** Tests the connection as typed, saving nothing: Save keeps the values once they work. */
@@ -250,7 +258,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
           )}
         </div>
       ) : (
-        <form className="settings-form" onSubmit={(event) => void onSubmit(event)} noValidate>
+        <form className="settings-form" ref={form} onSubmit={(event) => void onSubmit(event)} noValidate>
           <div className="dialog-body settings-body">
             <Section title={t('settings.section.connection')}>
               <ApiKeyField

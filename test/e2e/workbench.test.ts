@@ -322,6 +322,8 @@ describe('the workbench window (keel web)', () => {
     await refusal.waitFor();
     expect(await baseURL.getAttribute('aria-invalid')).toBe('true');
     expect(await baseURL.getAttribute('aria-describedby')).toContain(await refusal.getAttribute('id'));
+    // The refused field, at the top of a dialog saved from its bottom, takes the focus and is in view.
+    await expect.poll(() => baseURL.evaluate((element) => element === document.activeElement)).toBe(true);
     expect((await settingsNow()).baseURL).toBe('');
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'workbench-settings-refused');
@@ -417,6 +419,7 @@ describe('the workbench window (keel web)', () => {
     await windowRefusal.waitFor();
     await shareRefusal.waitFor();
     expect(await contextWindow().getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => contextWindow().evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await contextWindow().getAttribute('aria-describedby')).toContain(await windowRefusal.getAttribute('id'));
     expect(await makeRoomAt().getAttribute('aria-invalid')).toBe('true');
     expect(await dialog.getByText('Not saved: see the fields marked above.').count()).toBe(1);
