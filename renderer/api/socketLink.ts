@@ -22,6 +22,9 @@ export type FromSocketWorker =
   | { type: 'message'; connection: number; data: string | ArrayBuffer }
   | { type: 'close'; connection: number; code: number };
 
+/** RFC 6455's code for a connection lost without a close frame. */
+const ABNORMAL_CLOSURE = 1006;
+
 /** A WebSocket on the page's own thread. */
 export const openDirectSocket: OpenSocket = (url, handlers) => {
   const socket = new WebSocket(url);
@@ -53,8 +56,17 @@ export function socketOpener(makeWorker: () => Worker): OpenSocket {
     failed = true;
     worker?.terminate();
     worker = undefined;
-    // A worker that never opened its socket: the page opens its own instead, once, for good.
-    if (current && !current.open && !current.settled) fallback = openDirectSocket(current.url, current.handlers);
+    if (!current || current.settled) return;
+    // A worker that never opened its socket: the page opens its own instead, for good.
+    if (!current.open) {
+      fallback = openDirectSocket(current.url, current.handlers);
+      return;
+    }
+    // A worker that failed with its socket open took the socket with it: say it closed, so the
+    // transport reconnects (on the page's own socket from now on).
+    current.settled = true;
+    current.open = false;
+    current.handlers.close(ABNORMAL_CLOSURE);
   };
 
   return (url, handlers) => {

@@ -52,6 +52,32 @@ describe('the keel web page’s socket', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
+  test('is the page’s own, reconnected, when the worker fails mid-session', async () => {
+    const { page } = await newPage(browser);
+    await windowWorks(page);
+    const [worker] = page.workers();
+    // Playwright reports a page's own sockets (not a worker's): the reconnect is the first.
+    const reconnected = page.waitForEvent('websocket', { timeout: 30_000 });
+    // An uncaught error ends the worker, and its socket with it.
+    await worker!.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('socket worker failed on purpose');
+      });
+    });
+    await reconnected;
+    expect(page.workers()).toEqual([]);
+    // The shell's bytes and acks flow again, over the page's own socket.
+    const shell = await page.evaluate(() => window.__keelTerminals!.tabs().find((tab) => tab.kind === 'shell')!.id);
+    await page.locator('#terminal-pane').click();
+    await page.keyboard.type('echo again-$((3+4))');
+    await page.keyboard.press('Enter');
+    await until(
+      () => page.evaluate((tab) => window.__keelTerminals!.findLine(tab, 'again-7'), shell),
+      (line) => line >= 0,
+      'the shell to answer after the reconnect',
+    );
+  }, 90_000);
+
   test('is the page’s own when the worker cannot load', async () => {
     const { page } = await newPage(browser);
     await page.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
