@@ -25,7 +25,7 @@ import { isContextOverflow } from './compaction/contextTracker';
 import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import { createTodoTool } from './sessionTodoTool';
-import { runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+import { resultPictures, runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
 
 /** The task's end when the service refused the size twice: what happened and what to do. */
@@ -405,7 +405,8 @@ export class Agent {
         await changes?.afterToolCall();
         if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
       }
-      const images = 'images' in result && result.images?.length ? { images: result.images.map((image) => session.keepImage(image)) } : {};
+      const pictures = resultPictures(result);
+      const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
       this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images });
       results.push(toolResultBlock(call.id, result));
       if (planVersion !== undefined) this.noticeOverrides(planVersion);

@@ -38,6 +38,14 @@ export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBloc
   }
 }
 
+/** The pictures a result gives the model (read_file's, or an MCP tool's among its blocks), for the chat card. */
+export function resultPictures(result: ToolResult): NonNullable<ToolResult['images']> {
+  if (result.images?.length) return result.images;
+  return (result.blocks ?? []).flatMap((block) =>
+    block.type === 'image' && block.source.type === 'base64' ? [{ mediaType: block.source.media_type, data: block.source.data }] : [],
+  );
+}
+
 export function toolResultBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API refuses empty text; an empty result still says something.
   const text = result.content === '' ? '(no output)' : result.content;

@@ -1,5 +1,6 @@
 import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { checkImage } from '../images/imageFormat';
 import type { ToolResult } from '../tools/types';
 
 /** Like read_file's cap: a server's text beyond this is cut, and the model is told. */
@@ -17,7 +18,6 @@ type Block = TextBlockParam | ImageBlockParam;
  */
 export function toToolResult(result: CallToolResult, label: string): ToolResult {
   const blocks: Block[] = [];
-  const shown: string[] = [];
   let budget = MCP_MAX_TEXT_BYTES;
   let cut = false;
   const addText = (text: string) => {
@@ -28,17 +28,20 @@ export function toToolResult(result: CallToolResult, label: string): ToolResult 
       cut = true;
     }
     budget -= Buffer.byteLength(text);
-    if (text !== '') {
-      blocks.push({ type: 'text', text });
-      shown.push(text);
-    }
+    if (text !== '') blocks.push({ type: 'text', text });
   };
   const addImage = (data: string, mimeType: string, what: string) => {
     if (!IMAGE_TYPES.has(mimeType)) return addText(`[${what}: ${mimeType}, not shown: the model accepts PNG, JPEG, GIF and WebP images]`);
     if (data.length > MCP_MAX_IMAGE_BASE64)
       return addText(`[${what}: ${mimeType}, ${formatBytes(data.length * 0.75)}, not shown: over the model's 5 MB image limit]`);
-    blocks.push({ type: 'image', source: { type: 'base64', media_type: mimeType as 'image/png', data } });
-    shown.push(`[image: ${mimeType}, ${formatBytes(data.length * 0.75)}]`);
+    // Checked as read_file checks a picture: one the API would refuse would fail every later
+    // request of the session, and one that passes is what the transcript keeps as a blob.
+    const bytes = Buffer.from(data, 'base64');
+    const checked = checkImage(bytes, undefined, `The ${what}`);
+    if (!checked.ok) return addText(`[${what}: ${mimeType}, not shown: ${checked.message}]`);
+    // The bytes' own type: a server that mislabels a JPEG as PNG still gets its picture seen.
+    const image: ImageBlockParam = { type: 'image', source: { type: 'base64', media_type: checked.image.mediaType, data: bytes.toString('base64') } };
+    blocks.push(image);
   };
 
   for (const item of result.content ?? []) {
@@ -72,12 +75,31 @@ export function toToolResult(result: CallToolResult, label: string): ToolResult 
   if (cut) {
     const note = `[${label}: the output was cut at about ${formatBytes(MCP_MAX_TEXT_BYTES)}; ask the tool for less (a filter, a page, a smaller range)]`;
     blocks.push({ type: 'text', text: note });
-    shown.push(note);
   }
   const isError = result.isError === true;
   if (blocks.length === 0) return { content: isError ? `${label} failed and said nothing more.` : '(no output)', isError };
-  const onlyText = blocks.every((b) => b.type === 'text');
-  return onlyText ? { content: shown.join('\n'), isError } : { content: shown.join('\n'), isError, blocks };
+  const content = mcpShownText(blocks);
+  return blocks.every((b) => b.type === 'text') ? { content, isError } : { content, isError, blocks };
+}
+
+/**
+ * The chat's text of an MCP answer: its text blocks, and a marker where a picture was (the card
+ * shows the picture itself). Made from the blocks alone, so the chat rebuilt from a transcript
+ * (pictures stored as blob names, or as base64 by older Keels) reads as it did live.
+ */
+export function mcpShownText(blocks: readonly unknown[]): string {
+  return blocks
+    .map((block) => {
+      const b = block as { type?: unknown; text?: unknown; source?: { media_type?: unknown } } | null;
+      if (b?.type === 'text' && typeof b.text === 'string') return b.text;
+      if (b?.type === 'image') return imageMarker(String(b.source?.media_type ?? 'image'));
+      return '';
+    })
+    .join('\n');
+}
+
+function imageMarker(mediaType: string): string {
+  return `[image: ${mediaType}]`;
 }
 
 function cutToBytes(text: string, bytes: number): string {

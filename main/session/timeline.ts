@@ -1,5 +1,7 @@
 import type { ChatItem } from '../../common/chat';
 import { PlanOverrideSchema } from '../../common/plan/schemas';
+import { mcpShownText } from '../mcp/mcpResult';
+import { isMcpToolName } from '../mcp/toolNames';
 import { messageExtras, resultImages } from './timelineImages';
 import { parseTranscriptRecord } from './transcriptRecords';
 
@@ -62,8 +64,10 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
         } else if (role === 'user' && block.type === 'tool_result') {
           const at = tools.get(block.tool_use_id);
           const tool = at === undefined ? undefined : items[at];
-          if (tool?.kind === 'tool')
-            items[at!] = { ...tool, result: { content: resultText(block.content), isError: block.is_error === true, ...resultImages(block.content) } };
+          if (tool?.kind === 'tool') {
+            const content = isMcpToolName(tool.name) && Array.isArray(block.content) ? mcpShownText(block.content) : resultText(block.content);
+            items[at!] = { ...tool, result: { content, isError: block.is_error === true, ...resultImages(block.content) } };
+          }
         }
       }
     }

@@ -1,9 +1,13 @@
 import { useI18n } from '../../i18n/I18nProvider';
 import type { ToolItem } from './toolItem';
+import { ChatThumbnails } from '../attachments/ChatThumbnail';
 
 const SHOWN_CHARS = 20_000;
 
-/** A tool's result as text (a list of paths, matching lines, anything else), errors in their colour. */
+/**
+ * A tool's result as text (a list of paths, matching lines, anything else), errors in their
+ * colour, and the pictures it gave the model (an MCP tool's screenshot) below.
+ */
 export function ResultText({ item, showInput = false }: { item: ToolItem; showInput?: boolean }) {
   const { t } = useI18n();
   const result = item.result;
@@ -24,6 +28,7 @@ export function ResultText({ item, showInput = false }: { item: ToolItem; showIn
           {text}
         </pre>
       )}
+      {result && <ChatThumbnails images={result.images} alt={(n) => t('chat.images.toolAlt', { n })} />}
     </div>
   );
 }

@@ -188,7 +188,8 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
         label: item.name,
         summary: compactJson(item.input),
         body: <ResultText item={item} showInput />,
-        open: failed,
+        // As for read_file: a picture the tool gave the agent is what the person wants to see.
+        open: failed || Boolean(result?.images?.length),
       };
   }
 }

@@ -34,6 +34,7 @@ export const chat = {
   'chat.images.attached': 'Pictures to send with the message',
   'chat.images.alt': 'Picture {n}',
   'chat.images.readAlt': 'The picture the agent read',
+  'chat.images.toolAlt': 'Picture {n} the tool returned',
   'chat.images.remove': 'Remove picture {n}',
   'chat.images.enlarge': 'Show full size',
   'chat.images.shrink': 'Show smaller',

@@ -35,6 +35,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.images.attached': '随消息发送的图片',
   'chat.images.alt': '图片 {n}',
   'chat.images.readAlt': '智能体读取的图片',
+  'chat.images.toolAlt': '工具返回的第 {n} 张图片',
   'chat.images.remove': '移除图片 {n}',
   'chat.images.enlarge': '查看原图',
   'chat.images.shrink': '缩小显示',

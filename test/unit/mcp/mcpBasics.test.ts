@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { needsApproval, sessionRuleFor } from '../../../main/agent/approvals';
 import { parseServers } from '../../../main/mcp/mcpConfig';
-import { MCP_MAX_TEXT_BYTES, toToolResult } from '../../../main/mcp/mcpResult';
+import { MCP_MAX_TEXT_BYTES, mcpShownText, toToolResult } from '../../../main/mcp/mcpResult';
 import { expandVariables } from '../../../main/mcp/expandVariables';
+import { makePng } from '../../support/png';
 import { isMcpToolName, MAX_TOOL_NAME, mcpToolName, serverSegmentOf, uniqueServerSegment, uniqueToolName } from '../../../main/mcp/toolNames';
 
 const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -78,7 +79,7 @@ describe('MCP results', () => {
         isError: true,
         content: [
           { type: 'text', text: 'before' },
-          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'image', data: makePng(4, 3).toString('base64'), mimeType: 'image/png' },
           { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'inside' } },
           { type: 'image', data: 'AAAA', mimeType: 'image/bmp' },
         ],
@@ -87,9 +88,38 @@ describe('MCP results', () => {
     );
     expect(result.isError).toBe(true);
     expect(result.blocks!.map((b) => b.type)).toEqual(['text', 'image', 'text', 'text']);
-    expect(result.content).toContain('[image: image/png');
+    expect(result.content).toContain('[image: image/png]');
     expect(result.content).toContain('[resource <file:///a.txt> (text/plain)]\ninside');
     expect(result.content).toContain('image/bmp, not shown');
+  });
+
+  it('pass on a picture only when the API would take it, by its bytes; the chat text is rebuilt from the blocks alone', () => {
+    const png = makePng(4, 3);
+    const result = toToolResult(
+      {
+        content: [
+          { type: 'text', text: 'shots:' },
+          // Claimed as JPEG, bytes are PNG: sent as what the bytes are.
+          { type: 'image', data: png.toString('base64'), mimeType: 'image/jpeg' },
+          // Only the PNG signature: the API would refuse it, and every request after it.
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'image', data: Buffer.from('not a picture').toString('base64'), mimeType: 'image/gif' },
+        ],
+      },
+      's/t',
+    );
+    expect(result.blocks!.map((b) => b.type)).toEqual(['text', 'image', 'text', 'text']);
+    expect(result.blocks![1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } });
+    expect(result.content.split('\n')).toEqual([
+      'shots:',
+      '[image: image/png]',
+      '[image: image/png, not shown: The image looks like image/png but its header is cut off or damaged, so the model could not read it.]',
+      '[image: image/gif, not shown: The image is not a PNG, JPEG, GIF or WebP picture (its first bytes say otherwise). Only those formats can be sent to the model.]',
+    ]);
+    // A transcript keeps the picture as a blob name (or, from older Keels, as base64): the same text.
+    const stored = result.blocks!.map((b) => (b.type === 'image' ? { type: 'image', source: { type: 'keel_blob', ref: 'x', media_type: 'image/png' } } : b));
+    expect(mcpShownText(stored)).toBe(result.content);
+    expect(mcpShownText(result.blocks!)).toBe(result.content);
   });
 
   it('text past the cap is cut, and the model is told', () => {
