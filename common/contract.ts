@@ -211,7 +211,10 @@ export const requests = {
   'session.list': { input: none, output: z.array(SessionSummarySchema) },
   'session.new': { input: none, output: WorkspaceInfoSchema },
   'session.open': { input: z.object({ id: z.string().min(1) }).strict(), output: WorkspaceInfoSchema },
-  /** Moves the session's transcript to the trash folder; the open session cannot be deleted while a task runs. */
+  /**
+   * Moves the session's transcript to the trash folder and erases the copies its Changes view undoes with; the open
+   * session cannot be deleted while a task runs, nor one another Keel has open (`session_in_use`).
+   */
   'session.delete': { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ deleted: z.boolean() }) },
   'folders.recent': { input: none, output: z.array(RecentFolderSchema) },
   /** Folder names that complete a typed path (the web host's "Open Folder…"). */

@@ -3,6 +3,7 @@ import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/con
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
+import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
 import { ImageCleanup } from '../images/imageCleanup';
 import type { ModelSettings } from '../settings/modelSettings';
@@ -57,6 +58,7 @@ export class KeelCore implements HandlerContext {
   /** The MCP servers of the open folder and of the person's settings. */
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
+  readonly changeCleanup: ChangeCleanup;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
@@ -82,6 +84,7 @@ export class KeelCore implements HandlerContext {
       ...(options.log ? { log: options.log } : {}),
     });
     this.imageCleanup = new ImageCleanup(options.dataDir, { log: options.log });
+    this.changeCleanup = new ChangeCleanup(options.dataDir, { log: options.log });
     this.handlers = {
       ...workspaceHandlers(this),
       ...planHandlers(this),
@@ -101,6 +104,8 @@ export class KeelCore implements HandlerContext {
     await this.settings.init();
     // Pictures of sessions deleted just before a crash or quit; costs nothing when none are noted.
     void this.imageCleanup.sweep();
+    // Saved copies of files of sessions deleted just before a crash, or by a Keel that kept them.
+    void this.changeCleanup.sweep();
   }
 
   /** For the host's quit: kills every terminal's process tree. */

@@ -2,6 +2,7 @@ import type { ApprovalMode } from '../../common/approvals';
 import type { WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import type { Agent } from '../agent/agent';
+import type { ChangeCleanup } from '../changes/changeCleanup';
 import type { ChangeTracker } from '../changes/changeTracker';
 import type { ImageCleanup } from '../images/imageCleanup';
 import type { McpManager } from '../mcp/mcpManager';
@@ -26,6 +27,8 @@ export interface HandlerContext {
   readonly mcp: McpManager;
   /** Removes the pictures of deleted sessions that no other session shows. */
   readonly imageCleanup: ImageCleanup;
+  /** Erases the saved copies of files (for undo) of deleted sessions. */
+  readonly changeCleanup: ChangeCleanup;
   openWorkspace(folder: string, options?: OpenSessionOptions): Result<WorkspaceInfo>;
   approvalMode(session: WorkspaceSession): ApprovalMode;
   modelSettings(): ModelSettings;

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TaskOutcome } from '../../common/agentEvents';
 import { parseJsonLinesSlice } from '../platform/jsonLines';
@@ -129,4 +130,27 @@ export function trashSession(dataDir: string, workspace: string, sessionId: stri
   mkdirSync(trash, { recursive: true, mode: 0o700 });
   renameSync(path, join(trash, `${basename(sessionsFolder(dataDir, workspace))}-${sessionId}.jsonl`));
   return true;
+}
+
+/** A trashed transcript's name: the folder's key (see sessionsFolder), a dash, the session id. */
+const TRASHED = /^([0-9a-f]{16})-(\w[\w.-]*)\.jsonl$/;
+
+/**
+ * Ids of the deleted sessions whose transcripts are in the trash and were not put back in their
+ * folder's sessions by hand: sessions nobody can open any more.
+ */
+export async function deletedSessionIds(dataDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(dataDir, 'trash'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const ids: string[] = [];
+  for (const name of names) {
+    const match = TRASHED.exec(name);
+    if (match && !existsSync(join(dataDir, 'sessions', match[1]!, `${match[2]!}.jsonl`))) ids.push(match[2]!);
+  }
+  return ids;
 }

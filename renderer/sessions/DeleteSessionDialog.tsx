@@ -10,7 +10,7 @@ interface Props {
   onConfirm(): Promise<boolean>;
 }
 
-/** Asks before a session is deleted, and says where its transcript goes. Cancel has the focus. */
+/** Asks before a session is deleted, and says where its transcript goes and what can no longer be undone. Cancel has the focus. */
 export function DeleteSessionDialog({ title, trashFolder, onCancel, onConfirm }: Props) {
   const { t } = useI18n();
   return (
@@ -22,6 +22,7 @@ export function DeleteSessionDialog({ title, trashFolder, onCancel, onConfirm }:
         <div id="delete-session-body" className="dialog-text">
           <p>{t('sessions.deleteDialog.body', { title })}</p>
           <p>{trashFolder ? t('sessions.deleteDialog.trashAt', { folder: trashFolder }) : t('sessions.deleteDialog.trash')}</p>
+          <p>{t('sessions.deleteDialog.changes')}</p>
         </div>
       </div>
       <ConfirmActions confirmLabel={t('sessions.deleteDialog.confirm')} onCancel={onCancel} onConfirm={onConfirm} />

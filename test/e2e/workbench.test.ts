@@ -485,6 +485,7 @@ describe('the workbench window (keel web)', () => {
     expect(await confirm.innerText()).toContain('trash');
     expect(await confirm.innerText()).toContain(join(home.path, 'trash'));
     expect(await confirm.innerText()).toContain('Pictures that only this session shows are erased.');
+    expect(await confirm.innerText()).toContain('the agent’s changes in this session can no longer be undone');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await screenshot(page, 'workbench-delete-session');
     await confirm.getByRole('button', { name: 'Cancel' }).click();

@@ -78,9 +78,15 @@ describe('one writer per session', () => {
       expect(open.error.code).toBe('session_in_use');
       expect(open.error.message).toContain('is open in another Keel process');
     }
-    // And so is deleting it.
+    // And so is deleting it: the copies its Changes view undoes with stay, for the window that has it open.
+    const changes = join(home, 'changes', first.sessionId);
+    expect(existsSync(changes)).toBe(true);
     const deleted = await second.socket.request('session.delete', { id: first.sessionId });
     expect(deleted.ok).toBe(false);
+    if (!deleted.ok) expect(deleted.error.code).toBe('session_in_use');
+    expect(existsSync(changes)).toBe(true);
+    const listed = await first.socket.request('session.list', {});
+    expect(listed.ok && listed.value.map((s) => s.id)).toContain(first.sessionId);
   });
 
   it('keel run --resume refuses a session that a keel web has open, and says why', async () => {

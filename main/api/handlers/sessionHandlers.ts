@@ -2,7 +2,7 @@ import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
 import { emptySessionId } from '../../session/emptySession';
 import { listSessions, sessionExists, trashSession } from '../../session/sessionIndex';
-import { describeOwner, sessionLockOwner } from '../../session/sessionLock';
+import { describeOwner, lockSession } from '../../session/sessionLock';
 import { sessionTranscriptPath } from '../../session/workspaceSession';
 import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
@@ -10,7 +10,7 @@ import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
 export function sessionHandlers(
-  core: Pick<HandlerContext, 'currentAgent' | 'currentSession' | 'imageCleanup' | 'openWorkspace' | 'options'>,
+  core: Pick<HandlerContext, 'changeCleanup' | 'currentAgent' | 'currentSession' | 'imageCleanup' | 'openWorkspace' | 'options'>,
 ): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
   const dataDir = core.options.dataDir;
   const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
@@ -45,13 +45,23 @@ export function sessionHandlers(
         return fail(ErrorCodes.taskRunning, 'This session is running a task. Stop it before deleting the session.');
       }
       const path = sessionTranscriptPath(dataDir, session.workspace, id);
-      const owner = path && session.id !== id ? sessionLockOwner(path) : null;
-      if (owner) return fail(ErrorCodes.sessionInUse, `This session is open in ${describeOwner(owner)}. Close it there before deleting it.`);
-      // Noted before the move, so a crash right after it still leaves the pictures to remove.
-      if (path) core.imageCleanup.noteDeletedSession(path, id);
-      const deleted = trashSession(dataDir, session.workspace, id);
+      if (!path) return ok({ deleted: false });
+      // Held until the transcript is in the trash: no other Keel opens the session (and writes its changes) meanwhile.
+      const claim = lockSession(path);
+      if (!claim.ok) return fail(ErrorCodes.sessionInUse, `This session is open in ${describeOwner(claim.owner)}. Close it there before deleting it.`);
+      let deleted: boolean;
+      try {
+        // Noted before the move, so a crash right after it still leaves the pictures to remove.
+        core.imageCleanup.noteDeletedSession(path, id);
+        deleted = trashSession(dataDir, session.workspace, id);
+      } finally {
+        claim.lock.release();
+      }
       // Deleting the open session leaves the folder on its newest remaining session, or a new one.
       if (deleted && session.id === id) core.openWorkspace(session.workspace);
+      // Only its own Changes view could undo with its saved copies of the person's files, and it can no longer be
+      // opened: they go with it. Not while it is still the open session (switching failed); the next start erases them.
+      if (deleted && core.currentSession?.id !== id) await core.changeCleanup.eraseSession(id);
       // Its pictures may show the person's screen: gone with it, unless another session shows them too.
       if (deleted) await core.imageCleanup.sweep();
       return ok({ deleted });

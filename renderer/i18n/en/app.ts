@@ -57,6 +57,8 @@ export const app = {
   'sessions.deleteDialog.body': '“{title}” will no longer be listed in this folder’s sessions, with its chat, plan and approvals.',
   'sessions.deleteDialog.trash': 'Its transcript is moved to the trash folder in Keel’s data folder. Pictures that only this session shows are erased.',
   'sessions.deleteDialog.trashAt': 'Its transcript is moved to the trash folder, {folder}. Pictures that only this session shows are erased.',
+  'sessions.deleteDialog.changes':
+    'Your files stay as they are, but the agent’s changes in this session can no longer be undone: the copies Keel saved for that are erased.',
   'sessions.deleteDialog.confirm': 'Delete session',
 
   'status.stateLabel': 'Agent:',

@@ -57,6 +57,7 @@ export const app: Record<keyof typeof en, string> = {
   'sessions.deleteDialog.body': '“{title}”及其对话、计划和批准规则将不再出现在这个文件夹的会话列表中。',
   'sessions.deleteDialog.trash': '它的记录会移到 Keel 数据文件夹中的回收文件夹。只在这个会话中出现的图片会被删除。',
   'sessions.deleteDialog.trashAt': '它的记录会移到回收文件夹 {folder}。只在这个会话中出现的图片会被删除。',
+  'sessions.deleteDialog.changes': '你的文件保持原样，但本会话中智能体的更改将无法再撤销：Keel 为此保存的副本会被删除。',
   'sessions.deleteDialog.confirm': '删除会话',
 
   'status.stateLabel': '智能体：',

@@ -19,8 +19,8 @@ export interface ChangesHarness extends AgentHarness {
   task(text: string): Promise<string>;
 }
 
-export async function startChangesHarness(script: Step[]): Promise<ChangesHarness> {
-  const harness = await startAgentHarness(script, { tools: fileTools });
+export async function startChangesHarness(script: Step[], options: { log?: (message: string) => void } = {}): Promise<ChangesHarness> {
+  const harness = await startAgentHarness(script, { tools: fileTools, ...(options.log ? { core: { log: options.log } } : {}) });
   let changed = 0;
   harness.core.onEvent((event) => {
     if (event.channel === 'changes.changed') changed++;
