@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
 import { connectKeelSocket, type KeelSocket } from './support/keelSocket';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The Changes view in `keel web`, in a real Chromium against a real `keel web` child and the
@@ -34,9 +34,9 @@ writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: '
 const existingPath = join(workspace.path, EXISTING);
 const createdPath = join(workspace.path, CREATED);
 
+let scripted: ScriptedWindow;
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
-let browser: Browser;
 let page: Page;
 let socket: KeelSocket;
 let errors: string[] = [];
@@ -63,8 +63,9 @@ async function taskFinished(requests: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
+  scripted = await openScriptedWindow({
+    workspace: workspace.path,
+    keelHome: home.path,
     script: [
       reply(
         toolUse('edit_file', { path: EXISTING, old_text: 'Hello, world', new_text: 'Bonjour, le monde\nadded line' }),
@@ -73,14 +74,8 @@ beforeAll(async () => {
       reply(text('done')),
     ],
   });
-  keel = await startKeelWeb({ workspace: workspace.path, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
+  ({ server, keel, page, errors } = scripted);
   socket = await connectKeelSocket(keel.url);
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors = opened.errors;
-  await page.goto(keel.url);
-  await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
 });
 
 afterEach(() => {
@@ -90,9 +85,7 @@ afterEach(() => {
 
 afterAll(async () => {
   socket?.close();
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+  await scripted?.close();
   home.remove();
   workspace.remove();
 });

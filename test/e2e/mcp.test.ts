@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 import { connectKeelSocket } from './support/keelSocket';
-import { reply, startScriptedAnthropic, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { EVERYTHING } from '../integration/mcp/servers';
 
 /*
@@ -21,9 +21,9 @@ const folder = tempDir('mcp-ws');
 writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'ask' }));
 writeFileSync(join(folder.path, '.mcp.json'), JSON.stringify({ mcpServers: { folder: EVERYTHING } }, null, 2));
 
+let scripted: ScriptedWindow;
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
-let browser: Browser;
 let page: Page;
 let errors: string[] = [];
 
@@ -49,23 +49,16 @@ const settingsDialog = (): Locator => page.getByRole('dialog', { name: 'Settings
 const serverRow = (name: string): Locator => settingsDialog().locator(`.mcp-server[data-mcp-server="${name}"]`);
 
 beforeAll(async () => {
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
+  scripted = await openScriptedWindow({
+    workspace: folder.path,
+    keelHome: home.path,
     script: [reply(text('Calling the server.'), toolUse('mcp__everything__echo', { message: 'hello through MCP' })), reply(text('The server echoed it.'))],
   });
-  keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors = opened.errors;
-  await page.goto(keel.url);
-  await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
+  ({ server, keel, page, errors } = scripted);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+  await scripted?.close();
   home.remove();
   folder.remove();
 });

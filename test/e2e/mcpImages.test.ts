@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 import { connectKeelSocket } from './support/keelSocket';
-import { imagesOf, reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { imagesOf, reply, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { EVERYTHING } from '../integration/mcp/servers';
 
 /*
@@ -19,30 +19,23 @@ const home = tempDir('mcp-img-home');
 const folder = tempDir('mcp-img-ws');
 writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto', mcpServers: { everything: EVERYTHING } }));
 
+let scripted: ScriptedWindow;
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
-let browser: Browser;
 let page: Page;
 let errors: string[] = [];
 
 beforeAll(async () => {
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
+  scripted = await openScriptedWindow({
+    workspace: folder.path,
+    keelHome: home.path,
     script: [reply(text('Asking the server for its picture.'), toolUse(TOOL, {})), reply(text('It is the MCP logo.'))],
   });
-  keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors = opened.errors;
-  await page.goto(keel.url);
-  await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
+  ({ server, keel, page, errors } = scripted);
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+  await scripted?.close();
   home.remove();
   folder.remove();
 });
