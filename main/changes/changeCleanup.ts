@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { folderNames } from '../platform/folderEntries';
+import { serialQueue } from '../platform/serialQueue';
 import { deletedSessionIds } from '../session/sessionIndex';
 
 /** What a folder being erased is renamed to first; a session id never starts with a dot. */
@@ -20,7 +22,7 @@ const SESSION_ID = /^\w[\w.-]*$/;
 export class ChangeCleanup {
   private readonly folder: string;
   private readonly log: (message: string) => void;
-  private running: Promise<void> = Promise.resolve();
+  private readonly inOrder: (work: () => Promise<void>) => Promise<void>;
 
   constructor(
     private readonly dataDir: string,
@@ -28,6 +30,7 @@ export class ChangeCleanup {
   ) {
     this.folder = join(dataDir, 'changes');
     this.log = options.log ?? (() => undefined);
+    this.inOrder = serialQueue((error) => this.log(`warning: could not erase the saved copies of deleted sessions' changes: ${(error as Error).message}`));
   }
 
   /** Erases one deleted session's copies; never throws. Call it once the session's transcript is in the trash. */
@@ -38,13 +41,7 @@ export class ChangeCleanup {
   /** Erases the copies of every session in the trash, and what an interrupted erase left; never throws. */
   sweep(): Promise<void> {
     return this.inOrder(async () => {
-      let names: string[];
-      try {
-        names = await readdir(this.folder);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw error;
-      }
+      const names = await folderNames(this.folder);
       for (const name of names.filter((n) => n.startsWith(ERASING))) await this.eraseAside(join(this.folder, name));
       const present = new Set(names);
       for (const id of await deletedSessionIds(this.dataDir)) if (present.has(id)) await this.erase(id);
@@ -78,13 +75,5 @@ export class ChangeCleanup {
         `warning: could not erase ${aside}, saved copies of files the agent changed in a deleted session (${(error as Error).message}); Keel tries again at its next start, or delete the folder yourself.`,
       );
     }
-  }
-
-  private inOrder(work: () => Promise<void>): Promise<void> {
-    const next = this.running
-      .then(work)
-      .catch((error: unknown) => this.log(`warning: could not erase the saved copies of deleted sessions' changes: ${(error as Error).message}`));
-    this.running = next;
-    return next;
   }
 }

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { folderEntries, folderNames } from '../platform/folderEntries';
 import { join } from 'node:path';
 import type { ImageRef } from './imageBlobs';
 
@@ -12,23 +12,9 @@ const ANY_REF = /[0-9a-f]{64}\.(?:png|jpg|gif|webp)/g;
  * Every picture name a transcript mentions. Read as text, not as records: a ref in any record
  * type (message, task, queued, tool result) counts, and a false match only keeps a blob longer.
  */
-export function refsInTranscript(path: string): Set<ImageRef> {
+export async function refsInTranscript(path: string): Promise<Set<ImageRef>> {
   const found = new Set<ImageRef>();
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(CHUNK_BYTES + OVERLAP);
-    let carried = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, carried, CHUNK_BYTES, null);
-      if (read === 0) break;
-      const length = carried + read;
-      for (const match of buffer.toString('latin1', 0, length).matchAll(ANY_REF)) found.add(match[0]);
-      carried = Math.min(OVERLAP, length);
-      buffer.copyWithin(0, length - carried, length);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  for await (const text of textChunks(path)) for (const match of text.matchAll(ANY_REF)) found.add(match[0]);
   return found;
 }
 
@@ -42,8 +28,14 @@ export async function stillReferenced(dataDir: string, candidates: ReadonlySet<I
   const pending = new Set(candidates);
   try {
     for (const transcript of await transcripts(dataDir)) {
-      if (pending.size === 0) break;
-      await scan(transcript, pending, referenced);
+      for await (const text of textChunks(transcript)) {
+        if (pending.size === 0) return referenced;
+        for (const ref of pending) {
+          if (!text.includes(ref)) continue;
+          referenced.add(ref);
+          pending.delete(ref);
+        }
+      }
     }
   } catch {
     return new Set(candidates);
@@ -51,22 +43,21 @@ export async function stillReferenced(dataDir: string, candidates: ReadonlySet<I
   return referenced;
 }
 
-async function scan(path: string, pending: Set<ImageRef>, referenced: Set<ImageRef>): Promise<void> {
+/**
+ * A file as latin1 text in pieces of about a megabyte, each starting with the last OVERLAP bytes
+ * of the one before, so no ref is cut in two. A file gone (trashed while the list was read) has none.
+ */
+async function* textChunks(path: string): AsyncGenerator<string> {
   const file = await openFile(path);
   if (!file) return;
   try {
     const buffer = Buffer.alloc(CHUNK_BYTES + OVERLAP);
     let carried = 0;
-    while (pending.size > 0) {
+    for (;;) {
       const { bytesRead } = await file.read(buffer, carried, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
+      if (bytesRead === 0) return;
       const length = carried + bytesRead;
-      const text = buffer.toString('latin1', 0, length);
-      for (const ref of pending) {
-        if (!text.includes(ref)) continue;
-        referenced.add(ref);
-        pending.delete(ref);
-      }
+      yield buffer.toString('latin1', 0, length);
       carried = Math.min(OVERLAP, length);
       buffer.copyWithin(0, length - carried, length);
     }
@@ -75,7 +66,6 @@ async function scan(path: string, pending: Set<ImageRef>, referenced: Set<ImageR
   }
 }
 
-/** A transcript deleted (trashed) while the list was read is simply not one any more. */
 async function openFile(path: string) {
   try {
     return await open(path, 'r');
@@ -88,15 +78,10 @@ async function openFile(path: string) {
 /** `<data>/sessions/<folder key>/<id>.jsonl`, for every folder. */
 async function transcripts(dataDir: string): Promise<string[]> {
   const root = join(dataDir, 'sessions');
-  const folders = await readdir(root, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
   const files: string[] = [];
-  for (const folder of folders) {
+  for (const folder of await folderEntries(root)) {
     if (!folder.isDirectory()) continue;
-    const names = await readdir(join(root, folder.name));
-    for (const name of names) if (name.endsWith('.jsonl')) files.push(join(root, folder.name, name));
+    for (const name of await folderNames(join(root, folder.name))) if (name.endsWith('.jsonl')) files.push(join(root, folder.name, name));
   }
   return files;
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { folderNames } from '../platform/folderEntries';
+import { serialQueue } from '../platform/serialQueue';
+import { atomicWriteFile } from '../tools/files/atomicWrite';
 import { refsInTranscript, stillReferenced } from './blobReferences';
 import { ImageBlobStore, isImageRef, type ImageRef } from './imageBlobs';
 
@@ -28,7 +30,7 @@ export class ImageCleanup {
   private readonly blobs: ImageBlobStore;
   private readonly graceMs: number;
   private readonly log: (message: string) => void;
-  private running: Promise<void> = Promise.resolve();
+  private readonly inOrder: (work: () => Promise<void>) => Promise<void>;
   private retry: { timer: NodeJS.Timeout; at: number } | null = null;
 
   constructor(
@@ -39,15 +41,16 @@ export class ImageCleanup {
     this.blobs = new ImageBlobStore(dataDir);
     this.graceMs = options.graceMs ?? IMAGE_GRACE_MS;
     this.log = options.log ?? (() => undefined);
+    this.inOrder = serialQueue((error) => this.log(`warning: could not remove the pictures of deleted sessions: ${(error as Error).message}`));
   }
 
   /** Notes the pictures a session's transcript names; call it before the transcript is moved away. */
-  noteDeletedSession(transcriptPath: string, sessionId: string): void {
+  async noteDeletedSession(transcriptPath: string, sessionId: string): Promise<void> {
     try {
-      const refs = refsInTranscript(transcriptPath);
+      const refs = await refsInTranscript(transcriptPath);
       if (refs.size === 0) return;
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      writeJournal(join(this.folder, `${sessionId}-${randomBytes(3).toString('hex')}.json`), [...refs]);
+      await mkdir(this.folder, { recursive: true, mode: 0o700 });
+      await writeJournal(join(this.folder, `${sessionId}-${randomBytes(3).toString('hex')}.json`), [...refs]);
     } catch (error) {
       this.log(`warning: could not note the pictures of session ${sessionId} for removal (${(error as Error).message}); they stay in ${this.blobs.folder}.`);
     }
@@ -55,11 +58,7 @@ export class ImageCleanup {
 
   /** Removes what the notes allow; never throws. Sweeps run one at a time. */
   sweep(): Promise<void> {
-    const next = this.running.then(() =>
-      this.sweepOnce().catch((error: unknown) => this.log(`warning: could not remove the pictures of deleted sessions: ${(error as Error).message}`)),
-    );
-    this.running = next;
-    return next;
+    return this.inOrder(() => this.sweepOnce());
   }
 
   dispose(): void {
@@ -84,7 +83,7 @@ export class ImageCleanup {
     for (const journal of journals) {
       const left = journal.refs.filter((ref) => waiting.has(ref));
       if (left.length === 0) await rm(journal.file, { force: true });
-      else writeJournal(journal.file, left);
+      else await writeJournal(journal.file, left);
     }
     if (soonest !== Infinity) this.retryIn(soonest);
   }
@@ -105,13 +104,7 @@ export class ImageCleanup {
   }
 
   private async readJournals(): Promise<Journal[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const names = await folderNames(this.folder);
     const journals: Journal[] = [];
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       const file = join(this.folder, name);
@@ -147,8 +140,6 @@ export class ImageCleanup {
 }
 
 /** Written aside and renamed: a sweep (of this or another Keel) never reads half a note. */
-function writeJournal(file: string, refs: ImageRef[]): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ refs }), { mode: 0o600 });
-  renameSync(temporary, file);
+function writeJournal(file: string, refs: ImageRef[]): Promise<void> {
+  return atomicWriteFile(file, Buffer.from(JSON.stringify({ refs })), { mode: 0o600 });
 }

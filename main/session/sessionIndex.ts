@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TaskOutcome } from '../../common/agentEvents';
+import { folderNames } from '../platform/folderEntries';
 import { parseJsonLinesSlice } from '../platform/jsonLines';
 import { TranscriptRecordSchema, type TranscriptRecord } from './transcriptRecords';
 import { sessionsFolder, sessionTranscriptPath } from './workspaceSession';
@@ -140,15 +140,8 @@ const TRASHED = /^([0-9a-f]{16})-(\w[\w.-]*)\.jsonl$/;
  * folder's sessions by hand: sessions nobody can open any more.
  */
 export async function deletedSessionIds(dataDir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(join(dataDir, 'trash'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
   const ids: string[] = [];
-  for (const name of names) {
+  for (const name of await folderNames(join(dataDir, 'trash'))) {
     const match = TRASHED.exec(name);
     if (match && !existsSync(join(dataDir, 'sessions', match[1]!, `${match[2]!}.jsonl`))) ids.push(match[2]!);
   }

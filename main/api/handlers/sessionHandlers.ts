@@ -52,7 +52,7 @@ export function sessionHandlers(
       let deleted: boolean;
       try {
         // Noted before the move, so a crash right after it still leaves the pictures to remove.
-        core.imageCleanup.noteDeletedSession(path, id);
+        await core.imageCleanup.noteDeletedSession(path, id);
         deleted = trashSession(dataDir, session.workspace, id);
       } finally {
         claim.lock.release();

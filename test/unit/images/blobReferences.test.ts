@@ -27,7 +27,7 @@ describe('picture names in transcripts', () => {
     writeFileSync(transcript, `{"pad":"${padding}"}\n${line(cut)}${line(ref('first', 'webp'))}`);
     writeFileSync(join(sessions, 'folder2', 's2.jsonl'), line(ref('second', 'jpg')));
 
-    expect(refsInTranscript(transcript)).toEqual(new Set([cut, ref('first', 'webp')]));
+    expect(await refsInTranscript(transcript)).toEqual(new Set([cut, ref('first', 'webp')]));
     const candidates = new Set([cut, ref('second', 'jpg'), ref('nowhere')]);
     expect(await stillReferenced(dir, candidates)).toEqual(new Set([cut, ref('second', 'jpg')]));
   });
