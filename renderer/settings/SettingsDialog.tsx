@@ -169,8 +169,9 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
     // for the context fields means "the default", so a typo would be saved as a reset.
     const checked = SettingsUpdateSchema.safeParse(patch);
     if (!checked.success) {
-      setFieldErrors(issuesByField(checked.error.issues, FIELDS).fields);
-      setGeneralError(issuesByField(checked.error.issues, FIELDS).general);
+      const issues = issuesByField(checked.error.issues, FIELDS);
+      setFieldErrors(issues.fields);
+      setGeneralError(issues.general);
       setSaved(false);
       return false;
     }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ContextUsage, InstructionFile } from '../../common/contextWindow';
 import { api } from '../api';
 
@@ -54,20 +54,7 @@ export function useContextStatus(settingsKey = ''): ContextStatusView {
       stopAgent();
       stopWorkspace();
     };
-  }, []);
-
-  // A window saved in the settings is shown now, not only when the next task starts.
-  const shownKey = useRef(settingsKey);
-  useEffect(() => {
-    if (shownKey.current === settingsKey) return;
-    shownKey.current = settingsKey;
-    let live = true;
-    void api.request('agent.status', {}).then((result) => {
-      if (live && result.ok) setContext(result.value.context ?? null);
-    });
-    return () => {
-      live = false;
-    };
+    // settingsKey: a window saved in the settings is shown now, not only when the next task starts.
   }, [settingsKey]);
 
   const compact = useCallback(async () => {
