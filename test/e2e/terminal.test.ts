@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStep, screenshot, stepTexts } from './support/board';
+import { until } from './support/until';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import type {} from '../../renderer/terminal/testHookTypes';
@@ -41,16 +42,6 @@ const hook = {
   renderedChars: (id: string) => page.evaluate((tab) => window.__keelTerminals!.renderedChars(tab), id),
 };
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Types a command line into the focused shell tab and waits for `expect` in its buffer. */
 async function run(command: string, expectText: string): Promise<number> {
   await page.keyboard.type(command);
@@ -58,8 +49,8 @@ async function run(command: string, expectText: string): Promise<number> {
   return until(
     () => hook.findLine(shell, expectText),
     (line) => line >= 0,
-    10_000,
     `"${expectText}" in the shell tab`,
+    10_000,
   );
 }
 
@@ -102,15 +93,15 @@ describe('the terminal panel', () => {
     const toggle = page.getByRole('button', { name: 'Terminal', exact: true });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.click();
-    const tabs = await until(hook.tabs, (list) => list.some((tab) => tab.kind === 'shell'), 10_000, 'a shell tab');
+    const tabs = await until(hook.tabs, (list) => list.some((tab) => tab.kind === 'shell'), 'a shell tab', 10_000);
     shell = tabs.find((tab) => tab.kind === 'shell')!.id;
     expect(await hook.activeId()).toBe(shell);
     expect(await page.getByRole('tab', { name: 'Agent' }).getAttribute('aria-selected')).toBe('false');
     await until(
       () => hook.renderedChars(shell),
       (chars) => chars > 0,
-      10_000,
       'the first prompt',
+      10_000,
     );
     await page.locator('#terminal-pane').click();
     // Typed in two quoted pieces, so that the echoed command line does not read as the prompt.
@@ -139,8 +130,8 @@ describe('the terminal panel', () => {
     await until(
       () => hook.renderedChars(shell),
       (chars) => chars > before + 500_000,
-      10_000,
       'the flood',
+      10_000,
     );
     // The board still answers during the flood: a step added goes through main and back.
     await addStep(page, 'Added during the flood');
@@ -149,8 +140,8 @@ describe('the terminal panel', () => {
     await until(
       () => hook.renderedChars(shell),
       (chars) => chars > flowing + 100_000,
-      10_000,
       'the flood still flowing',
+      10_000,
     );
 
     await page.locator('#terminal-pane').click();
@@ -166,14 +157,14 @@ describe('the terminal panel', () => {
 
   test('closing a tab kills what it started', async () => {
     await page.getByRole('button', { name: 'New terminal' }).click();
-    const second = await until(hook.tabs, (list) => list.filter((tab) => tab.kind === 'shell').length === 2, 10_000, 'a second shell tab');
+    const second = await until(hook.tabs, (list) => list.filter((tab) => tab.kind === 'shell').length === 2, 'a second shell tab', 10_000);
     const id = second.filter((tab) => tab.kind === 'shell')[1]!.id;
     expect(await hook.activeId()).toBe(id);
     await until(
       () => hook.renderedChars(id),
       (chars) => chars > 0,
-      10_000,
       'the second prompt',
+      10_000,
     );
     const marker = `sleep 300.${process.pid}`;
     await page.keyboard.type(`${marker} & echo started-$((1+1))`);
@@ -181,8 +172,8 @@ describe('the terminal panel', () => {
     await until(
       () => hook.findLine(id, 'started-2'),
       (line) => line >= 0,
-      10_000,
       'the background job',
+      10_000,
     );
     expect(processes()).toContain(marker);
 
@@ -192,8 +183,8 @@ describe('the terminal panel', () => {
     await until(
       async () => processes().includes(marker),
       (alive) => !alive,
-      8_000,
       'the background sleep to end',
+      8_000,
     );
     expect((await hook.tabs()).some((entry) => entry.id === id)).toBe(false);
     expect(await hook.activeId()).toBe(shell);
@@ -209,8 +200,8 @@ describe('the terminal panel', () => {
     await until(
       () => pill.locator('.terminal-badge').textContent(),
       (count) => count === '2',
-      15_000,
       'two agent commands on the badge',
+      15_000,
     );
     expect(await page.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')).toBe('false');
 
@@ -219,8 +210,8 @@ describe('the terminal panel', () => {
     const lines = await until(
       () => hook.lines('agent'),
       (all) => all.some((line) => line.includes('exit code 2')),
-      15_000,
       'the second command to end',
+      15_000,
     );
     const text = lines.join('\n');
     expect(text).toContain(`$ ${AGENT_OK}`);
@@ -255,8 +246,8 @@ describe('the terminal panel', () => {
     await until(
       () => hook.lines('agent'),
       (all) => all.some((line) => line.includes('third-3')),
-      10_000,
       'the third command',
+      10_000,
     );
     await screenshot(page, 'terminal-agent-expanded');
 
@@ -265,8 +256,8 @@ describe('the terminal panel', () => {
     await until(
       () => hook.lines('agent'),
       (all) => !all.join('\n').includes('third-3'),
-      10_000,
       'the Agent tab to start over',
+      10_000,
     );
     const text = (await hook.lines('agent')).join('\n');
     expect(text).not.toContain(AGENT_OK);
@@ -281,8 +272,8 @@ describe('the terminal panel', () => {
     const again = await until(
       () => hook.lines('agent'),
       (all) => all.some((line) => line.includes('third-3')),
-      10_000,
       'the first session’s commands',
+      10_000,
     );
     const replayed = again.join('\n');
     expect(replayed.split(`$ ${AGENT_OK}`)).toHaveLength(2);
@@ -302,8 +293,8 @@ describe('the terminal panel', () => {
     const tabs = await until(
       () => other.evaluate(() => window.__keelTerminals?.tabs() ?? []),
       (list) => list.some((tab) => tab.kind === 'shell'),
-      10_000,
       'the shell re-attached',
+      10_000,
     );
     expect(tabs.filter((tab) => tab.kind === 'shell').map((tab) => tab.id)).toEqual([shell]);
     await other.getByRole('tab', { name: 'bash' }).click();
@@ -313,8 +304,8 @@ describe('the terminal panel', () => {
     await until(
       () => other.evaluate((id) => window.__keelTerminals!.findLine(id, 'https://example.com'), shell),
       (line) => line >= 0,
-      10_000,
       'the colours',
+      10_000,
     );
     const background = await other.evaluate(() => getComputedStyle(document.querySelector('.terminal-host .xterm-viewport')!).backgroundColor);
     expect(background).toBe('rgb(21, 22, 26)');

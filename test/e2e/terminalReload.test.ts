@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
+import { until } from './support/until';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import type {} from '../../renderer/terminal/testHookTypes';
@@ -35,22 +36,12 @@ const hook = (on: Page) => ({
   findLine: (id: string, needle: string) => on.evaluate(([tab, n]) => window.__keelTerminals?.findLine(tab, n) ?? -1, [id, needle] as const),
 });
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Opens the terminal panel of `on` and returns its first shell tab's id. */
 async function openShell(on: Page): Promise<string> {
   // The panel's state outlives a reload: open it only when it is closed.
   const toggle = on.getByRole('button', { name: 'Terminal', exact: true });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  const tabs = await until(hook(on).tabs, (list) => list.some((tab) => tab.kind === 'shell'), 15_000, 'a shell tab');
+  const tabs = await until(hook(on).tabs, (list) => list.some((tab) => tab.kind === 'shell'), 'a shell tab', 15_000);
   // After agent commands the panel opens on the Agent tab: the shell is the tab beside it.
   await on.getByRole('tab').filter({ hasNotText: 'Agent' }).first().click();
   return tabs.find((tab) => tab.kind === 'shell')!.id;
@@ -62,8 +53,8 @@ async function run(on: Page, id: string, command: string, expectText: string): P
   await until(
     () => hook(on).findLine(id, expectText),
     (line) => line >= 0,
-    15_000,
     `"${expectText}"`,
+    15_000,
   );
 }
 
@@ -104,8 +95,8 @@ describe('terminals across a reload', () => {
     await until(
       () => hook(page).lines(shell),
       (lines) => lines.some((line) => line.trim() !== ''),
-      15_000,
       'the first prompt',
+      15_000,
     );
     await page.locator('#terminal-pane').click();
     await run(page, shell, `PS1='[keel''-prompt] '`, PROMPT);
@@ -121,8 +112,8 @@ describe('terminals across a reload', () => {
     await until(
       () => hook(page).lines(shell),
       (lines) => lines.includes('tick-3'),
-      15_000,
       'the ticks to start',
+      15_000,
     );
   });
 
@@ -137,8 +128,8 @@ describe('terminals across a reload', () => {
       const lines = await until(
         () => hook(page).lines(shell),
         (all) => all.includes('ticks-15'),
-        20_000,
         'the ticks to finish after the reload',
+        20_000,
       );
       expect(lines).toContain('line-1');
       expect(lines).toContain('line-3000');
@@ -156,8 +147,8 @@ describe('terminals across a reload', () => {
       const agent = await until(
         () => hook(page).lines('agent'),
         (all) => all.some((text) => text.includes('agent-before-reload-21')),
-        15_000,
         'the earlier agent command',
+        15_000,
       );
       expect(agent.join('\n')).toContain(AGENT_COMMAND);
       await screenshot(page, 'terminal-agent-after-reload');
@@ -175,8 +166,8 @@ describe('terminals across a reload', () => {
       const lines = await until(
         () => hook(second.page).lines(shell),
         (all) => all.includes('after-reload-2'),
-        15_000,
         'the shell’s screen in the second page',
+        15_000,
       );
       expect(lines).toContain('line-3000');
       await second.page.locator('#terminal-pane').click();
@@ -184,8 +175,8 @@ describe('terminals across a reload', () => {
       await until(
         () => hook(page).findLine(shell, 'from-second-7'),
         (found) => found >= 0,
-        15_000,
         'the second page’s command in the first page',
+        15_000,
       );
       await screenshot(second.page, 'terminal-second-page');
     } finally {
