@@ -72,9 +72,9 @@ export class Terminal {
     private readonly options: TerminalStart,
   ) {
     this.info = { id: options.id, title: options.launch.title, cwd: options.cwd, pid: pty.pid };
-    this.mirror = new ScreenMirror(options.cols, options.rows);
-    this.batcher = new OutputBatcher((data) => this.deliver(data));
     this.flow = new FlowControl(pty);
+    this.mirror = new ScreenMirror(options.cols, options.rows, () => this.flow.isPaused);
+    this.batcher = new OutputBatcher((data) => this.deliver(data));
     pty.onData((data: string | Uint8Array) => this.received(typeof data === 'string' ? this.encoder.encode(data) : data));
     pty.onExit(({ exitCode, signal }) => this.exited(signal ? { exitCode: null, signal } : { exitCode, signal: null }));
   }
