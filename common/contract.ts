@@ -262,7 +262,10 @@ export const requests = {
   },
   'terminal.resize': { input: z.object({ id: z.string(), cols: TerminalSize, rows: TerminalSize }).strict(), output: z.object({}) },
   /** Flow control: the window says how many bytes of output xterm.js has parsed (binary frames carry the same). */
-  'terminal.ack': { input: z.object({ id: z.string(), bytes: z.number().int().nonnegative() }).strict(), output: z.object({}) },
+  'terminal.ack': {
+    input: z.object({ id: z.string(), bytes: z.number().int().nonnegative(), parseRate: z.number().int().positive().optional() }).strict(),
+    output: z.object({}),
+  },
   /**
    * A window attaching to a running shell (after a reload, or a second window): its screen and
    * scrollback as escape sequences, and the last output batch they contain (drop batches up to it).
@@ -351,8 +354,11 @@ export interface KeelApi {
 export interface TerminalOutputStream {
   /** Returns the function that unsubscribes. */
   on(listener: (id: string, seq: number, data: Uint8Array) => void): () => void;
-  /** xterm.js has parsed `bytes` more bytes of the tab's output. */
-  ack(id: string, bytes: number): void;
+  /**
+   * xterm.js has parsed `bytes` more bytes of the tab's output; `parseRate`, when measured, is
+   * how many bytes a second it parses (main sizes the output it lets through by it).
+   */
+  ack(id: string, bytes: number, parseRate?: number): void;
 }
 
 export { ErrorCodes } from './errorCodes';

@@ -4,7 +4,9 @@
  *
  * A frame: one kind byte, the terminal id (a length byte and ASCII), then
  *   output (main → window): the batch's sequence number (uint32, big-endian), then the bytes;
- *   ack (window → main):     how many output bytes the window has written (uint32).
+ *   ack (window → main):     how many output bytes the window has written (uint32), then,
+ *                            optionally, how fast it parses them (uint32, bytes per second;
+ *                            main sizes its flow-control window by it).
  * The sequence lets a window that attaches to a running shell drop the batches its snapshot of
  * the screen already contains.
  */
@@ -15,7 +17,7 @@ export const TERMINAL_FRAME_ACK = 2;
 const MAX_ID_BYTES = 255;
 const UINT32_MAX = 0xffff_ffff;
 
-export type TerminalFrame = { kind: 'output'; id: string; seq: number; data: Uint8Array } | { kind: 'ack'; id: string; bytes: number };
+export type TerminalFrame = { kind: 'output'; id: string; seq: number; data: Uint8Array } | { kind: 'ack'; id: string; bytes: number; parseRate?: number };
 
 export function encodeOutputFrame(id: string, seq: number, data: Uint8Array): Uint8Array {
   const frame = header(TERMINAL_FRAME_OUTPUT, id, data.length);
@@ -24,9 +26,13 @@ export function encodeOutputFrame(id: string, seq: number, data: Uint8Array): Ui
   return frame;
 }
 
-export function encodeAckFrame(id: string, bytes: number): Uint8Array {
-  const frame = header(TERMINAL_FRAME_ACK, id, 0);
-  new DataView(frame.buffer, frame.byteOffset).setUint32(2 + id.length, Math.min(UINT32_MAX, Math.max(0, Math.floor(bytes))));
+/** `parseRate`: bytes per second the window parses, when it has measured it. */
+export function encodeAckFrame(id: string, bytes: number, parseRate?: number): Uint8Array {
+  const measured = parseRate !== undefined && parseRate > 0;
+  const frame = header(TERMINAL_FRAME_ACK, id, measured ? 4 : 0);
+  const view = new DataView(frame.buffer, frame.byteOffset);
+  view.setUint32(2 + id.length, toUint32(bytes));
+  if (measured) view.setUint32(6 + id.length, toUint32(parseRate));
   return frame;
 }
 
@@ -43,10 +49,19 @@ export function decodeTerminalFrame(bytes: Uint8Array): TerminalFrame | null {
     if (code < 0x21 || code > 0x7e) return null;
     id += String.fromCharCode(code);
   }
-  const number = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(body);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const number = view.getUint32(body);
   if (kind === TERMINAL_FRAME_OUTPUT) return { kind: 'output', id, seq: number, data: bytes.subarray(body + 4) };
   if (kind === TERMINAL_FRAME_ACK && bytes.length === body + 4) return { kind: 'ack', id, bytes: number };
+  if (kind === TERMINAL_FRAME_ACK && bytes.length === body + 8) {
+    const parseRate = view.getUint32(body + 4);
+    return parseRate > 0 ? { kind: 'ack', id, bytes: number, parseRate } : { kind: 'ack', id, bytes: number };
+  }
   return null;
+}
+
+function toUint32(value: number): number {
+  return Math.min(UINT32_MAX, Math.max(0, Math.floor(value)));
 }
 
 function header(kind: number, id: string, payload: number): Uint8Array {

@@ -14,7 +14,7 @@ export interface RendererIpc {
 
 export interface TerminalBridge {
   on(listener: (id: string, seq: number, data: Uint8Array) => void): () => void;
-  ack(id: string, bytes: number): void;
+  ack(id: string, bytes: number, parseRate?: number): void;
 }
 
 export function terminalBridge(ipc: RendererIpc): TerminalBridge {
@@ -26,8 +26,9 @@ export function terminalBridge(ipc: RendererIpc): TerminalBridge {
       ipc.on(TERMINAL_OUTPUT_IPC, wrapped as (event: unknown, ...args: unknown[]) => void);
       return () => ipc.removeListener(TERMINAL_OUTPUT_IPC, wrapped as (event: unknown, ...args: unknown[]) => void);
     },
-    ack(id, bytes) {
-      ipc.send(TERMINAL_ACK_IPC, id, bytes);
+    ack(id, bytes, parseRate) {
+      if (parseRate === undefined) ipc.send(TERMINAL_ACK_IPC, id, bytes);
+      else ipc.send(TERMINAL_ACK_IPC, id, bytes, parseRate);
     },
   };
 }

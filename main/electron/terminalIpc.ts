@@ -26,17 +26,18 @@ export function forwardTerminalOutput(
 
 /**
  * The window's acknowledgements, for flow control. Checked here as the contract's handlers check
- * theirs: only our own window, only a string id and a whole number of bytes; anything else is
- * ignored (an ack has no answer to carry an error).
+ * theirs: only our own window, only a string id and a whole number of bytes (and, optionally, of
+ * bytes parsed per second); anything else is ignored (an ack has no answer to carry an error).
  */
 export function receiveTerminalAcks<Sender>(
   ipc: AckSource<Sender>,
-  terminals: { ack(id: string, bytes: number): unknown },
+  terminals: { ack(id: string, bytes: number, parseRate?: number): unknown },
   isOwnWindow: (sender: Sender) => boolean,
 ): () => void {
-  const listener = (event: { sender: Sender }, id: unknown, bytes: unknown) => {
+  const listener = (event: { sender: Sender }, id: unknown, bytes: unknown, parseRate: unknown) => {
     if (!isOwnWindow(event.sender) || typeof id !== 'string' || !Number.isSafeInteger(bytes) || (bytes as number) < 0) return;
-    terminals.ack(id, bytes as number);
+    // A rate that is not a positive whole number is left out, not trusted: the window keeps its default size.
+    terminals.ack(id, bytes as number, Number.isSafeInteger(parseRate) && (parseRate as number) > 0 ? (parseRate as number) : undefined);
   };
   ipc.on(TERMINAL_ACK_IPC, listener as (event: { sender: Sender }, ...args: unknown[]) => void);
   return () => ipc.removeListener(TERMINAL_ACK_IPC, listener as (event: { sender: Sender }, ...args: unknown[]) => void);

@@ -1,17 +1,30 @@
 /**
  * Above this many bytes sent to the window but not yet acknowledged the pty is paused, and it
- * resumes once the window has caught up to below the low mark; the gap keeps the pty from
- * flapping between paused and running on every acknowledgement.
+ * resumes once the window has caught up to below half of it; the gap keeps the pty from flapping
+ * between paused and running on every acknowledgement.
  *
- * Sized by `npm run bench -- terminal` on a 2-core machine: VS Code's 100,000 / 5,000 gave 4.8
- * MB/s to the window (it idles while each ack travels, and node-pty pauses and resumes all the
- * time); 1 MB gave 25 MB/s with 256 KB batches. With a flood's 1 MB batches (outputBatcher) the
- * window needs room for a batch in flight beside the one it parses: 3 MB, which xterm.js parses
- * in about 60 ms, so a Ctrl-C's answer waits behind no more than that (p95 120–170 ms measured,
- * as before).
+ * Until the window says how fast it parses, the window is 3 MB: sized by `npm run bench --
+ * terminal` for lines of 100 characters (VS Code's 100,000 / 5,000 gave 4.8 MB/s to the window:
+ * it idles while each ack travels). But bytes are the wrong unit for the answer to a Ctrl-C, which
+ * waits behind everything in flight: xterm.js parses a `yes` (3 bytes a line) at about 3 MB/s
+ * against 25 MB/s for long lines, so 3 MB of `yes` held the prompt for a second.
  */
 export const FLOW_HIGH_WATERMARK_BYTES = 3_000_000;
-export const FLOW_LOW_WATERMARK_BYTES = 1_500_000;
+export const FLOW_LOW_WATERMARK_BYTES = FLOW_HIGH_WATERMARK_BYTES / 2;
+/**
+ * So the window is sized in time once the window reports its parse rate: this much of its
+ * parsing in flight. Enough for the pty to refill it while the window parses the lower half
+ * (an ack's round trip and a flood's 20 ms batch), little enough for a Ctrl-C's prompt.
+ */
+export const FLOW_WINDOW_MS = 150;
+/** Bounds of the window sized by a reported rate (a rate is the window's word, not trusted beyond these). */
+export const FLOW_MIN_WINDOW_BYTES = 128 * 1024;
+export const FLOW_MAX_WINDOW_BYTES = 4_000_000;
+
+/** The high watermark for a window that parses `parseRate` bytes a second. */
+export function flowWindowFor(parseRate: number): number {
+  return Math.round(Math.min(FLOW_MAX_WINDOW_BYTES, Math.max(FLOW_MIN_WINDOW_BYTES, (parseRate * FLOW_WINDOW_MS) / 1000)));
+}
 
 /** What flow control needs of a pty: node-pty's pause and resume of its reading side. */
 export interface Pausable {
@@ -33,8 +46,8 @@ export class FlowControl {
 
   constructor(
     private readonly pty: Pausable,
-    private readonly high = FLOW_HIGH_WATERMARK_BYTES,
-    private readonly low = FLOW_LOW_WATERMARK_BYTES,
+    private high = FLOW_HIGH_WATERMARK_BYTES,
+    private low = FLOW_LOW_WATERMARK_BYTES,
   ) {}
 
   /** Output is on its way to the window. */
@@ -46,8 +59,12 @@ export class FlowControl {
     }
   }
 
-  /** The window has parsed this many bytes. */
-  acknowledged(bytes: number): void {
+  /** The window has parsed this many bytes; `parseRate`, when it measured it, is how many it parses a second. */
+  acknowledged(bytes: number, parseRate?: number): void {
+    if (parseRate !== undefined && Number.isFinite(parseRate) && parseRate > 0) {
+      this.high = flowWindowFor(parseRate);
+      this.low = this.high / 2;
+    }
     // Never below zero: an over-acknowledgement (a window that reloaded, a bug) must not buy
     // credit that lets the next flood through unchecked.
     this.unacknowledged = Math.max(0, this.unacknowledged - bytes);
@@ -73,5 +90,10 @@ export class FlowControl {
 
   get unacknowledgedBytes(): number {
     return this.unacknowledged;
+  }
+
+  /** Unacknowledged bytes above which the pty is paused. */
+  get highWatermark(): number {
+    return this.high;
   }
 }

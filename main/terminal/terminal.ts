@@ -96,8 +96,8 @@ export class Terminal {
     }
   }
 
-  acknowledge(bytes: number): void {
-    this.flow.acknowledged(bytes);
+  acknowledge(bytes: number, parseRate?: number): void {
+    this.flow.acknowledged(bytes, parseRate);
   }
 
   /**

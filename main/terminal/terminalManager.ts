@@ -122,10 +122,10 @@ export class TerminalManager {
     return ok({});
   }
 
-  /** Flow control: the window has parsed `bytes` more bytes of this tab's output. */
-  ack(id: string, bytes: number): Result<Record<string, never>> {
+  /** Flow control: the window has parsed `bytes` more bytes of this tab's output (at `parseRate` bytes a second, when measured). */
+  ack(id: string, bytes: number, parseRate?: number): Result<Record<string, never>> {
     const terminal = this.terminals.get(id);
-    if (terminal) terminal.acknowledge(bytes);
+    if (terminal) terminal.acknowledge(bytes, parseRate);
     else if (!this.gone.has(id)) return this.missing(id);
     return ok({});
   }

@@ -26,5 +26,5 @@ export function receiveTerminalFrame(core: KeelCore, data: Buffer | ArrayBuffer 
     return;
   }
   // An ack for a tab that is gone is expected (it raced with the exit); the answer is not needed.
-  core.terminals.ack(frame.id, frame.bytes);
+  core.terminals.ack(frame.id, frame.bytes, frame.parseRate);
 }

@@ -110,9 +110,9 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
         outputListeners.add(listener);
         return () => outputListeners.delete(listener);
       },
-      ack(id, bytes) {
+      ack(id, bytes, parseRate) {
         // An ack lost with a dropped socket is not missed: attaching again starts flow control over.
-        if (link.isOpen()) link.send(encodeAckFrame(id, bytes));
+        if (link.isOpen()) link.send(encodeAckFrame(id, bytes, parseRate));
       },
     },
   };

@@ -14,6 +14,12 @@ export const SCROLLBACK_LINES = 10_000;
  */
 export const ACK_STEP_BYTES = 64 * 1024;
 const ACK_IDLE_MS = 20;
+/**
+ * Writes at least this large measure how fast xterm.js parses (smaller ones are mostly the
+ * write's own overhead). Main sizes its flow-control window in time by that rate, so the answer
+ * to a Ctrl-C waits behind a fraction of a second of output whatever its lines are like.
+ */
+export const PARSE_RATE_SAMPLE_BYTES = 32 * 1024;
 
 export type SessionKind = 'shell' | 'agent';
 
@@ -22,8 +28,8 @@ export interface SessionOptions {
   /** Keystrokes and pastes of a shell tab (never called for the read-only agent tab). */
   onInput?: (data: string) => void;
   onResize?: (cols: number, rows: number) => void;
-  /** Parsed output bytes, to acknowledge (shell tabs). */
-  onAck?: (bytes: number) => void;
+  /** Parsed output bytes, to acknowledge (shell tabs), with the parse rate in bytes a second once measured. */
+  onAck?: (bytes: number, parseRate: number | undefined) => void;
 }
 
 interface OutputWatcher {
@@ -50,6 +56,8 @@ export class TerminalSession {
   private outputInFlight = false;
   private pendingOutput: Uint8Array[] = [];
   private pendingBytes = 0;
+  /** Bytes a second xterm.js parses this tab's output at, smoothed over the large writes. */
+  private parseRate: number | undefined;
   /** Decodes output only while a test or the bench watches for a text in it. */
   private readonly watchDecoder = new TextDecoder();
   /** Characters (bytes, for the pty's output) xterm.js has parsed (test and bench hook). */
@@ -167,11 +175,19 @@ export class TerminalSession {
    */
   private writeToTerm(data: Uint8Array): void {
     this.outputInFlight = true;
+    const began = performance.now();
     this.term.write(data, () => {
       this.outputInFlight = false;
+      this.measure(data.length, performance.now() - began);
       this.written(data, data.length);
       this.writePending();
     });
+  }
+
+  private measure(bytes: number, ms: number): void {
+    if (bytes < PARSE_RATE_SAMPLE_BYTES || ms <= 0) return;
+    const rate = (bytes / ms) * 1000;
+    this.parseRate = this.parseRate === undefined ? rate : (this.parseRate + rate) / 2;
   }
 
   private writePending(): void {
@@ -241,7 +257,7 @@ export class TerminalSession {
     if (this.unacked === 0) return;
     const bytes = this.unacked;
     this.unacked = 0;
-    this.options.onAck?.(bytes);
+    this.options.onAck?.(bytes, this.parseRate === undefined ? undefined : Math.round(this.parseRate));
   }
 
   /**

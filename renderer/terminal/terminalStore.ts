@@ -182,7 +182,7 @@ export class TerminalStore {
       kind: 'shell',
       onInput: (data) => this.sendInput(id, data),
       onResize: (cols, rows) => void this.api.request('terminal.resize', { id, cols, rows }),
-      onAck: (bytes) => this.api.terminalOutput.ack(id, bytes),
+      onAck: (bytes, parseRate) => this.api.terminalOutput.ack(id, bytes, parseRate),
     });
     this.sessions.set(id, session);
     this.shells.push({ info, n, exited: false });

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decodeTerminalFrame } from '../../common/terminalFrames';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { openShellTab, until } from './support/until';
@@ -83,5 +84,38 @@ describe('the keel web page’s socket', () => {
     await page.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
     await windowWorks(page);
     expect(page.workers()).toEqual([]);
+  }, 90_000);
+
+  test('carries acks that tell main how fast xterm.js parses, so main sizes its window in time', async () => {
+    const { page } = await newPage(browser);
+    // Playwright sees only a page's own sockets: the worker is kept out to read the acks.
+    await page.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
+    const rates: number[] = [];
+    await page.routeWebSocket(/\/ws\?token=/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        if (typeof message !== 'string') {
+          const frame = decodeTerminalFrame(new Uint8Array(message));
+          if (frame?.kind === 'ack' && frame.parseRate !== undefined) rates.push(frame.parseRate);
+        }
+        server.send(message);
+      });
+      server.onMessage((message) => ws.send(message));
+    });
+    await windowWorks(page);
+    // Output faster than `fold`'s line-by-line writes, so that the page gets pieces large enough
+    // to measure (32 KB): 4 MB in one line, which wraps.
+    const shell = await page.evaluate(() => window.__keelTerminals!.tabs().find((tab) => tab.kind === 'shell')!.id);
+    await page.keyboard.type('head -c 4000000 /dev/zero | tr "\\0" y; echo; echo rate-$((2*4))');
+    await page.keyboard.press('Enter');
+    await until(
+      () => page.evaluate((tab) => window.__keelTerminals!.findLine(tab, 'rate-8'), shell),
+      (line) => line >= 0,
+      'the end of the 4 MB line',
+      60_000,
+    );
+    // In bytes a second: xterm.js parses megabytes a second.
+    expect(rates.length).toBeGreaterThan(0);
+    expect(Math.min(...rates)).toBeGreaterThan(100_000);
   }, 90_000);
 });

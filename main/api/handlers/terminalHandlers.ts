@@ -13,7 +13,7 @@ export function terminalHandlers(
     'terminal.list': () => ok(terminals().list()),
     'terminal.input': ({ id, data }) => terminals().input(id, data),
     'terminal.resize': ({ id, cols, rows }) => terminals().resize(id, { cols, rows }),
-    'terminal.ack': ({ id, bytes }) => terminals().ack(id, bytes),
+    'terminal.ack': ({ id, bytes, parseRate }) => terminals().ack(id, bytes, parseRate),
     'terminal.snapshot': ({ id }) => terminals().snapshot(id),
     'terminal.close': ({ id }) => terminals().close(id),
   };

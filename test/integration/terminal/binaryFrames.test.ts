@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { decodeTerminalFrame, encodeAckFrame, encodeOutputFrame } from '../../../common/terminalFrames';
 import { KeelCore } from '../../../main/api/core';
-import { FLOW_HIGH_WATERMARK_BYTES } from '../../../main/terminal/flowControl';
+import { FLOW_HIGH_WATERMARK_BYTES, flowWindowFor } from '../../../main/terminal/flowControl';
 import { OUTPUT_BATCH_MAX_BYTES } from '../../../main/terminal/outputBatcher';
 import { startWebHost, type WebHost } from '../../../main/web/server';
 import { killProcessesWith, processesWith, uniqueMarker } from '../../unit/tools/bash/support';
@@ -76,11 +76,11 @@ class Page {
     return stripAnsi(this.text(id)).replace(/\r/g, '');
   }
 
-  ackAll(id: string): void {
+  ackAll(id: string, parseRate?: number): void {
     const bytes = this.bytes(id) - (this.acked.get(id) ?? 0);
-    if (bytes <= 0) return;
+    if (bytes <= 0 && parseRate === undefined) return;
     this.acked.set(id, this.bytes(id));
-    this.ws.send(encodeAckFrame(id, bytes), { binary: true });
+    this.ws.send(encodeAckFrame(id, bytes, parseRate), { binary: true });
   }
 
   async create(): Promise<string> {
@@ -136,6 +136,11 @@ describe('terminal frames', () => {
     const output = decodeTerminalFrame(encodeOutputFrame('t12', 4_000_000_000, data));
     expect(output).toEqual({ kind: 'output', id: 't12', seq: 4_000_000_000, data });
     expect(decodeTerminalFrame(encodeAckFrame('t1', 65_536))).toEqual({ kind: 'ack', id: 't1', bytes: 65_536 });
+    // The window's parse rate rides on the ack; a rate of 0 is none, and an ack of any other length is refused.
+    expect(decodeTerminalFrame(encodeAckFrame('t1', 65_536, 3_000_000))).toEqual({ kind: 'ack', id: 't1', bytes: 65_536, parseRate: 3_000_000 });
+    expect(encodeAckFrame('t1', 1, 0)).toEqual(encodeAckFrame('t1', 1));
+    expect(decodeTerminalFrame(new Uint8Array([2, 2, 0x74, 0x31, 0, 0, 0, 1, 0, 0, 0, 0]))).toEqual({ kind: 'ack', id: 't1', bytes: 1 });
+    expect(decodeTerminalFrame(new Uint8Array([2, 2, 0x74, 0x31, 0, 0, 0, 1, 0, 0]))).toBeNull();
     expect(decodeTerminalFrame(new Uint8Array([2, 2, 0x74, 0x31, 0, 0]))).toBeNull();
     expect(decodeTerminalFrame(new Uint8Array([9, 2, 0x74, 0x31, 0, 0, 0, 1]))).toBeNull();
     expect(decodeTerminalFrame(new Uint8Array([2, 2, 0x74, 0x0a, 0, 0, 0, 1]))).toBeNull();
@@ -188,6 +193,38 @@ describe('terminal output over keel web', () => {
     page.ackAll(id);
     await waitFor(() => page.readable(id).endsWith(PROMPT), 'the prompt after the flood', 15_000);
   });
+
+  it(
+    "holds a flood at the window's reported parse rate: a slow page gets a fraction of a second of output in flight, not megabytes",
+    { timeout: 60_000 },
+    async () => {
+      const id = await page.create();
+      await waitFor(() => page.readable(id).includes(PROMPT), 'the prompt');
+      page.autoAck = false;
+      // A page that parses 1 MB a second: FLOW_WINDOW_MS of that is 150 KB.
+      const rate = 1_000_000;
+      page.ackAll(id, rate);
+      const start = page.bytes(id);
+      const marker = uniqueMarker();
+      markers.push(marker);
+      await page.type(id, `yes flood.${marker}\r`);
+      await waitFor(() => page.bytes(id) - start > flowWindowFor(rate), 'the flood to pass the window');
+      let held = page.bytes(id);
+      for (let settled = false; !settled;) {
+        await sleep(500);
+        settled = page.bytes(id) === held;
+        held = page.bytes(id);
+      }
+      expect(held - start).toBeLessThanOrEqual(flowWindowFor(rate) + ONE_READ);
+      // Acknowledged with a fast page's rate, the window is megabytes again.
+      page.ackAll(id, 25_000_000);
+      await waitFor(() => page.bytes(id) - held > 2 * flowWindowFor(rate) + ONE_READ, 'a larger window after a faster rate');
+      await page.type(id, '\x03');
+      page.autoAck = true;
+      page.ackAll(id);
+      await waitFor(() => page.readable(id).endsWith(PROMPT), 'the prompt after the flood', 15_000);
+    },
+  );
 
   it('answers a malformed binary message with an error and keeps the connection', { timeout: 20_000 }, async () => {
     const reply = await page.rawBinary(new Uint8Array([7, 7, 7]));

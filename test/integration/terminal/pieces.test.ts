@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FLOW_HIGH_WATERMARK_BYTES, FLOW_LOW_WATERMARK_BYTES, FlowControl } from '../../../main/terminal/flowControl';
+import {
+  FLOW_HIGH_WATERMARK_BYTES,
+  FLOW_LOW_WATERMARK_BYTES,
+  FLOW_MAX_WINDOW_BYTES,
+  FLOW_MIN_WINDOW_BYTES,
+  FLOW_WINDOW_MS,
+  FlowControl,
+  flowWindowFor,
+} from '../../../main/terminal/flowControl';
 import { FLOOD_BATCH_BYTES, FLOOD_BATCH_MS, OUTPUT_BATCH_MAX_BYTES, OUTPUT_BATCH_MS, OutputBatcher } from '../../../main/terminal/outputBatcher';
 import { shellLaunch } from '../../../main/terminal/shellLaunch';
 import { TERMINAL_MARKER_VARIABLE, terminalEnvironment } from '../../../main/terminal/terminalEnv';
@@ -26,6 +34,34 @@ describe('FlowControl', () => {
     flow.acknowledged(1);
     expect(calls).toEqual(['pause', 'resume']);
     expect(flow.unacknowledgedBytes).toBe(FLOW_LOW_WATERMARK_BYTES - 1);
+  });
+
+  it("is sized by the window's parse rate once it reports one: a slow parser gets less in flight, within bounds", () => {
+    const { flow, calls } = counted();
+    // xterm.js on a `yes`: ~3 MB/s, so 450 KB is the FLOW_WINDOW_MS (150 ms) it may be behind.
+    flow.acknowledged(0, 3_000_000);
+    expect(flow.highWatermark).toBe((3_000_000 * FLOW_WINDOW_MS) / 1000);
+    flow.sent(flow.highWatermark + 1);
+    expect(calls).toEqual(['pause']);
+    // Below half of the window it reads on.
+    flow.acknowledged(flow.highWatermark / 2 + 2);
+    expect(calls).toEqual(['pause', 'resume']);
+    // A fast parser, a stalled one, and nonsense: bounded, or ignored.
+    expect(flowWindowFor(1e12)).toBe(FLOW_MAX_WINDOW_BYTES);
+    expect(flowWindowFor(1)).toBe(FLOW_MIN_WINDOW_BYTES);
+    flow.acknowledged(0, Number.NaN);
+    flow.acknowledged(0, -5);
+    expect(flow.highWatermark).toBe((3_000_000 * FLOW_WINDOW_MS) / 1000);
+  });
+
+  it('a window that grows while the pty is paused lets it read on at once', () => {
+    const { flow, calls } = counted();
+    flow.acknowledged(0, 1_000_000);
+    flow.sent(200_000);
+    expect(calls).toEqual(['pause']);
+    // The page parses faster now (long lines): 200 KB in flight is below half of its new window.
+    flow.acknowledged(10_000, 20_000_000);
+    expect(calls).toEqual(['pause', 'resume']);
   });
 
   it('gives no credit for acknowledging more than was sent', () => {

@@ -94,19 +94,28 @@ describe('the Electron terminal byte path', () => {
   it('acknowledgements from the window reach flow control; from anyone else, or malformed, they do not', () => {
     const window = {};
     const { ipcRenderer, ipcMain } = wire(window);
-    const acks: Array<[string, number]> = [];
-    const stop = receiveTerminalAcks(ipcMain, { ack: (id, bytes) => acks.push([id, bytes]) }, (sender) => sender === window);
+    const acks: Array<[string, number, number | undefined]> = [];
+    const stop = receiveTerminalAcks(ipcMain, { ack: (id, bytes, parseRate) => acks.push([id, bytes, parseRate]) }, (sender) => sender === window);
     const bridge = terminalBridge(ipcRenderer);
     bridge.ack('t1', 65_536);
+    bridge.ack('t1', 1024, 3_000_000);
     ipcMain.sendAs({}, 't1', 1_000_000);
     ipcMain.sendAs(window, 't1', -5);
     ipcMain.sendAs(window, 't1', 1.5);
     ipcMain.sendAs(window, 42, 10);
     ipcMain.sendAs(window, 't1', '10');
-    expect(acks).toEqual([['t1', 65_536]]);
+    // A rate that is not a positive whole number is dropped; the bytes still count.
+    ipcMain.sendAs(window, 't1', 7, -1);
+    ipcMain.sendAs(window, 't1', 8, 'fast');
+    expect(acks).toEqual([
+      ['t1', 65_536, undefined],
+      ['t1', 1024, 3_000_000],
+      ['t1', 7, undefined],
+      ['t1', 8, undefined],
+    ]);
     stop();
     bridge.ack('t1', 1);
-    expect(acks).toHaveLength(1);
+    expect(acks).toHaveLength(4);
   });
 
   it('drops output that is not (string, number, Uint8Array)', () => {
