@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeTerminalFrame } from '../../common/terminalFrames';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
-import { openShellTab, until } from './support/until';
+import { openShellTab, runInShell } from './support/until';
 
 /*
  * Where the `keel web` page's socket lives, in a real Chromium against a real `keel web` child:
@@ -35,14 +35,7 @@ async function windowWorks(page: Page): Promise<void> {
   await page.locator('footer').getByText('claude-sonnet-5-5').waitFor();
   const shell = await openShellTab(page);
   // A flood larger than the flow window: it ends only if the page's acknowledgements reach main.
-  await page.keyboard.type('head -c 8000000 /dev/zero | tr "\\0" x | fold -w 100; echo done-$((2*3))');
-  await page.keyboard.press('Enter');
-  await until(
-    () => page.evaluate((tab) => window.__keelTerminals!.findLine(tab, 'done-6'), shell),
-    (line) => line >= 0,
-    'the end of the flood',
-    60_000,
-  );
+  await runInShell(page, shell, 'head -c 8000000 /dev/zero | tr "\\0" x | fold -w 100; echo done-$((2*3))', 'done-6', 60_000);
 }
 
 describe('the keel web page’s socket', () => {
@@ -70,13 +63,7 @@ describe('the keel web page’s socket', () => {
     // The shell's bytes and acks flow again, over the page's own socket.
     const shell = await page.evaluate(() => window.__keelTerminals!.tabs().find((tab) => tab.kind === 'shell')!.id);
     await page.locator('#terminal-pane').click();
-    await page.keyboard.type('echo again-$((3+4))');
-    await page.keyboard.press('Enter');
-    await until(
-      () => page.evaluate((tab) => window.__keelTerminals!.findLine(tab, 'again-7'), shell),
-      (line) => line >= 0,
-      'the shell to answer after the reconnect',
-    );
+    await runInShell(page, shell, 'echo again-$((3+4))', 'again-7');
   }, 90_000);
 
   test('is the page’s own when the worker cannot load', async () => {
@@ -102,18 +89,11 @@ describe('the keel web page’s socket', () => {
       });
       server.onMessage((message) => ws.send(message));
     });
-    await windowWorks(page);
+    await page.goto(keel.url);
+    const shell = await openShellTab(page);
     // Output faster than `fold`'s line-by-line writes, so that the page gets pieces large enough
     // to measure (32 KB): 4 MB in one line, which wraps.
-    const shell = await page.evaluate(() => window.__keelTerminals!.tabs().find((tab) => tab.kind === 'shell')!.id);
-    await page.keyboard.type('head -c 4000000 /dev/zero | tr "\\0" y; echo; echo rate-$((2*4))');
-    await page.keyboard.press('Enter');
-    await until(
-      () => page.evaluate((tab) => window.__keelTerminals!.findLine(tab, 'rate-8'), shell),
-      (line) => line >= 0,
-      'the end of the 4 MB line',
-      60_000,
-    );
+    await runInShell(page, shell, 'head -c 4000000 /dev/zero | tr "\\0" y; echo; echo rate-$((2*4))', 'rate-8', 60_000);
     // In bytes a second: xterm.js parses megabytes a second.
     expect(rates.length).toBeGreaterThan(0);
     expect(Math.min(...rates)).toBeGreaterThan(100_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStep, screenshot, stepTexts } from './support/board';
-import { until } from './support/until';
+import { runInShell, until } from './support/until';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import type {} from '../../renderer/terminal/testHookTypes';
@@ -42,17 +42,8 @@ const hook = {
   renderedChars: (id: string) => page.evaluate((tab) => window.__keelTerminals!.renderedChars(tab), id),
 };
 
-/** Types a command line into the focused shell tab and waits for `expect` in its buffer. */
-async function run(command: string, expectText: string): Promise<number> {
-  await page.keyboard.type(command);
-  await page.keyboard.press('Enter');
-  return until(
-    () => hook.findLine(shell, expectText),
-    (line) => line >= 0,
-    `"${expectText}" in the shell tab`,
-    10_000,
-  );
-}
+/** Types a command line into the focused shell tab and waits for `expectText` in its buffer. */
+const run = (command: string, expectText: string): Promise<number> => runInShell(page, shell, command, expectText, 10_000);
 
 const processes = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
 
@@ -299,12 +290,11 @@ describe('the terminal panel', () => {
     expect(tabs.filter((tab) => tab.kind === 'shell').map((tab) => tab.id)).toEqual([shell]);
     await other.getByRole('tab', { name: 'bash' }).click();
     await other.locator('#terminal-pane').click();
-    await other.keyboard.type(String.raw`printf '\e[31mred\e[0m \e[32mgreen\e[0m \e[34mblue\e[0m \xe6\xb1\x89\xe5\xad\x97 😀 https://example.com\n'`);
-    await other.keyboard.press('Enter');
-    await until(
-      () => other.evaluate((id) => window.__keelTerminals!.findLine(id, 'https://example.com'), shell),
-      (line) => line >= 0,
-      'the colours',
+    await runInShell(
+      other,
+      shell,
+      String.raw`printf '\e[31mred\e[0m \e[32mgreen\e[0m \e[34mblue\e[0m \xe6\xb1\x89\xe5\xad\x97 😀 https://example.com\n'`,
+      'https://example.com',
       10_000,
     );
     const background = await other.evaluate(() => getComputedStyle(document.querySelector('.terminal-host .xterm-viewport')!).backgroundColor);

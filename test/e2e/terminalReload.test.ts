@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { until } from './support/until';
+import { runInShell, until } from './support/until';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import type {} from '../../renderer/terminal/testHookTypes';
@@ -47,17 +47,6 @@ async function openShell(on: Page): Promise<string> {
   return tabs.find((tab) => tab.kind === 'shell')!.id;
 }
 
-async function run(on: Page, id: string, command: string, expectText: string): Promise<void> {
-  await on.keyboard.type(command);
-  await on.keyboard.press('Enter');
-  await until(
-    () => hook(on).findLine(id, expectText),
-    (line) => line >= 0,
-    `"${expectText}"`,
-    15_000,
-  );
-}
-
 const count = (lines: string[], exact: string) => lines.filter((line) => line === exact).length;
 
 beforeAll(async () => {
@@ -99,11 +88,11 @@ describe('terminals across a reload', () => {
       15_000,
     );
     await page.locator('#terminal-pane').click();
-    await run(page, shell, `PS1='[keel''-prompt] '`, PROMPT);
+    await runInShell(page, shell, `PS1='[keel''-prompt] '`, PROMPT);
     // 3,000 lines: most of them in the scrollback, far above the screen.
-    await run(page, shell, 'seq -f "line-%g" 1 3000', 'line-3000');
+    await runInShell(page, shell, 'seq -f "line-%g" 1 3000', 'line-3000');
     // 中 (e4 b8 ad) split between two writes of the shell, so two pty reads and two frames.
-    await run(page, shell, String.raw`printf '\xe4\xb8'; sleep 0.3; printf '\xad\xe6\x96\x87-split\n'`, '中文-split');
+    await runInShell(page, shell, String.raw`printf '\xe4\xb8'; sleep 0.3; printf '\xad\xe6\x96\x87-split\n'`, '中文-split');
     const line = await hook(page).findLine(shell, '中文-split');
     expect(await hook(page).cell(shell, line, 0)).toEqual({ chars: '中', width: 2 });
     // Output that goes on across the reload.
@@ -140,7 +129,7 @@ describe('terminals across a reload', () => {
 
       // The shell answers the reloaded page.
       await page.locator('#terminal-pane').click();
-      await run(page, shell, 'echo after-reload-$((1+1))', 'after-reload-2');
+      await runInShell(page, shell, 'echo after-reload-$((1+1))', 'after-reload-2');
       await screenshot(page, 'terminal-after-reload');
 
       await page.getByRole('tab', { name: 'Agent' }).click();
@@ -171,7 +160,7 @@ describe('terminals across a reload', () => {
       );
       expect(lines).toContain('line-3000');
       await second.page.locator('#terminal-pane').click();
-      await run(second.page, shell, 'echo from-second-$((3+4))', 'from-second-7');
+      await runInShell(second.page, shell, 'echo from-second-$((3+4))', 'from-second-7');
       await until(
         () => hook(page).findLine(shell, 'from-second-7'),
         (found) => found >= 0,

@@ -29,3 +29,16 @@ export async function openShellTab(page: Page): Promise<string> {
   await page.locator('#terminal-pane').click();
   return shell;
 }
+
+/** Types a command line into the focused shell tab and waits for `expectText` in its buffer: resolves with its line. */
+export async function runInShell(page: Page, shell: string, command: string, expectText: string, timeoutMs = 15_000): Promise<number> {
+  await page.keyboard.type(command);
+  await page.keyboard.press('Enter');
+  return until(
+    // The hook is gone for a moment while the page reloads.
+    () => page.evaluate(([tab, needle]) => window.__keelTerminals?.findLine(tab, needle) ?? -1, [shell, expectText] as const),
+    (line) => line >= 0,
+    `"${expectText}" in the shell tab`,
+    timeoutMs,
+  );
+}
