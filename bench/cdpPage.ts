@@ -45,16 +45,26 @@ export async function openCdpPage(url: string, viewport: { width: number; height
     ],
     { stdio: 'ignore' },
   );
-  const exited = new Promise<void>((resolve) => browser.once('exit', () => resolve()));
+  let failed: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    browser.once('exit', () => resolve());
+    // No such program: there is no exit to wait for.
+    browser.once('error', (error) => {
+      failed = error;
+      resolve();
+    });
+  });
   const deadline = Date.now() + timeoutMs;
   const close = async () => {
-    browser.kill();
+    if (browser.exitCode === null && !failed) browser.kill();
     await exited;
     rmSync(profile, { recursive: true, force: true });
   };
   try {
     const portFile = join(profile, 'DevToolsActivePort');
     while (!existsSync(portFile) || !readFileSync(portFile, 'utf8').includes('\n')) {
+      if (failed) throw new Error(`Chromium (${chromiumPath}) could not start: ${failed.message}`);
+      if (browser.exitCode !== null) throw new Error(`Chromium (${chromiumPath}) exited with code ${browser.exitCode} before opening its DevTools port`);
       if (Date.now() > deadline) throw new Error(`Chromium (${chromiumPath}) did not open its DevTools port within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
