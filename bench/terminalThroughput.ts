@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import '../renderer/terminal/testHookTypes';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { openShellTab } from '../test/e2e/support/until';
 import { openCdpPage, type CdpPage } from './cdpPage';
 import { mainPipelineRate, rawPtyRate, webSocketRate, writeLinesFile } from './ptyStages';
 import { formatMs, heading, percentile } from './stats';
@@ -157,11 +158,9 @@ async function openShell(page: CdpPage): Promise<string> {
 
 /** Milliseconds from the Enter of `cat file` to its marker rendered. */
 async function timeCat(page: CdpPage, id: string, file: string): Promise<number> {
-  const seen = page.call(([tab]) => window.__keelTerminals!.waitForOutput(tab, 'done-2', 120_000), [id] as const);
-  await page.insertText(catCommand(file, 'done'));
-  await page.press('Enter');
-  const began = await page.call((tab) => window.__keelTerminals!.lastInputAt(tab), id);
-  return (await seen) - began;
+  const seen = await runLine(page, id, catCommand(file, 'done'), 'done-2', 120_000);
+  // Nothing is typed after the Enter, so the last input is still the Enter.
+  return seen - (await page.call((tab) => window.__keelTerminals!.lastInputAt(tab), id));
 }
 
 /** One pipeline run in a page Playwright drives, for comparison (MB/s). */
@@ -171,11 +170,7 @@ async function playwrightPipelineRate(url: string, file: string, chars: number):
     const { page } = await newPage(browser, { viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     await page.locator('section.chat-panel textarea').waitFor();
-    await page.getByRole('button', { name: 'Terminal', exact: true }).click();
-    await page.waitForFunction(() => window.__keelTerminals?.tabs().some((tab) => tab.kind === 'shell'));
-    const id = await page.evaluate(() => window.__keelTerminals!.tabs().find((tab) => tab.kind === 'shell')!.id);
-    await page.waitForFunction((tab) => window.__keelTerminals!.renderedChars(tab) > 0, id);
-    await page.locator('#terminal-pane').click();
+    const id = await openShellTab(page);
     const seen = page.evaluate((tab) => window.__keelTerminals!.waitForOutput(tab, 'done-2', 120_000), id);
     await page.keyboard.type(catCommand(file, 'done'));
     await page.keyboard.press('Enter');

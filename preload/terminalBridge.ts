@@ -27,8 +27,8 @@ export function terminalBridge(ipc: RendererIpc): TerminalBridge {
       return () => ipc.removeListener(TERMINAL_OUTPUT_IPC, wrapped as (event: unknown, ...args: unknown[]) => void);
     },
     ack(id, bytes, parseRate) {
-      if (parseRate === undefined) ipc.send(TERMINAL_ACK_IPC, id, bytes);
-      else ipc.send(TERMINAL_ACK_IPC, id, bytes, parseRate);
+      // Main leaves out a rate that is not a positive whole number, undefined included.
+      ipc.send(TERMINAL_ACK_IPC, id, bytes, parseRate);
     },
   };
 }

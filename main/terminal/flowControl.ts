@@ -44,11 +44,9 @@ export class FlowControl {
   private unacknowledged = 0;
   private paused = false;
 
-  constructor(
-    private readonly pty: Pausable,
-    private high = FLOW_HIGH_WATERMARK_BYTES,
-    private low = FLOW_LOW_WATERMARK_BYTES,
-  ) {}
+  private high = FLOW_HIGH_WATERMARK_BYTES;
+
+  constructor(private readonly pty: Pausable) {}
 
   /** Output is on its way to the window. */
   sent(bytes: number): void {
@@ -63,12 +61,12 @@ export class FlowControl {
   acknowledged(bytes: number, parseRate?: number): void {
     if (parseRate !== undefined && Number.isFinite(parseRate) && parseRate > 0) {
       this.high = flowWindowFor(parseRate);
-      this.low = this.high / 2;
     }
     // Never below zero: an over-acknowledgement (a window that reloaded, a bug) must not buy
     // credit that lets the next flood through unchecked.
     this.unacknowledged = Math.max(0, this.unacknowledged - bytes);
-    if (this.paused && this.unacknowledged < this.low) this.release();
+    // Half the window: the gap keeps the pty from flapping on every acknowledgement.
+    if (this.paused && this.unacknowledged < this.high / 2) this.release();
   }
 
   /** Lets the pty be read again whatever is pending, e.g. so that a closing tab drains. */
