@@ -54,6 +54,12 @@ export const plan = {
   'plan.problem.id_invalid': 'Step {item} has an invalid id.',
   'plan.problem.id_repeated': 'Step {item} has the same id as step {first}.',
   'plan.problem.several_in_progress': 'Only one step can be in progress: “{other}” already is.',
+  'plan.problem.blocked_by_invalid': 'Step {item} waits for something that is not a step’s id.',
+  'plan.problem.owner_invalid': 'Step {item} has an owner that is not the name of an agent.',
+  'plan.problem.blocked_by_unknown': '“{content}” waits for #{dependency}, which is not in the plan.',
+  'plan.problem.blocked_by_self': '“{content}” cannot wait for itself.',
+  'plan.problem.dependency_cycle': 'That would make steps wait for each other in a circle ({cycle}), so none of them could ever start.',
+  'plan.problem.blocked_by_unfinished': '“{content}” waits for “{blocker}”, which is not completed yet. Complete that step first, or remove the dependency.',
   'plan.problem.startInstead': 'Make “{other}” pending and start this one',
   'plan.problem.dismiss': 'Dismiss',
 

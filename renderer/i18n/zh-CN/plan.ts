@@ -54,6 +54,12 @@ export const plan: Record<keyof typeof en, string> = {
   'plan.problem.id_invalid': '第 {item} 步的 id 无效。',
   'plan.problem.id_repeated': '第 {item} 步与第 {first} 步的 id 相同。',
   'plan.problem.several_in_progress': '同一时间只能有一个步骤进行中：“{other}”已在进行中。',
+  'plan.problem.blocked_by_invalid': '第 {item} 步等待的不是有效的步骤 id。',
+  'plan.problem.owner_invalid': '第 {item} 步的负责者不是有效的智能体名称。',
+  'plan.problem.blocked_by_unknown': '“{content}”等待的 #{dependency} 不在计划中。',
+  'plan.problem.blocked_by_self': '“{content}”不能等待它自己。',
+  'plan.problem.dependency_cycle': '这样会让步骤互相等待，形成循环（{cycle}），其中任何一步都无法开始。',
+  'plan.problem.blocked_by_unfinished': '“{content}”要等“{blocker}”完成，而它还没有完成。请先完成那一步，或去掉这个依赖。',
   'plan.problem.startInstead': '把“{other}”改为待办，并开始这一步',
   'plan.problem.dismiss': '关闭',
 
