@@ -12,12 +12,27 @@ import { PlanItemRow } from './PlanItemRow';
 import { PlanProgress } from './PlanProgress';
 import { DeletedToast } from './DeletedToast';
 import { OverrideNotice } from './OverrideNotice';
-import { addItem, completeAll, deleteItem, insertAt, moveItemBy, moveItemNextTo, rewordItem, setItemStatus, startInstead, undoOverride } from './proposals';
+import { hasDependencies } from '../../common/plan/graph';
+import {
+  addDependency,
+  addItem,
+  completeAll,
+  deleteItem,
+  moveItemBy,
+  moveItemNextTo,
+  removeDependency,
+  restoreDeleted,
+  rewordItem,
+  setItemStatus,
+  startInstead,
+  undoOverride,
+} from './proposals';
 import { StoppedBanner } from './StoppedBanner';
 import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
 import { useTaskOutcome } from './useTaskOutcome';
 import './plan.css';
+import './graph.css';
 
 /** How long "Step deleted · Undo" stays, as mail apps do. */
 const UNDO_MS = 8000;
@@ -36,7 +51,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   const { t, language } = useI18n();
   const { snapshot, errors, edit, overrides, dismissOverride } = usePlan(sessionId);
   const { outcome, running, openAtEnd } = useTaskOutcome(sessionId);
-  const [deleted, setDeleted] = useState<{ item: PlanItem; index: number } | null>(null);
+  const [deleted, setDeleted] = useState<{ item: PlanItem; index: number; dependents: string[] } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const focusNext = useRef<FocusTarget | null>(null);
   const list = useRef<HTMLElement>(null);
@@ -60,8 +75,9 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     const neighbour = items[index + 1] ?? items[index - 1];
     focusNext.current = neighbour ? { id: neighbour.id, part: 'text' } : { add: true };
     const item = items[index];
+    const dependents = items.filter((other) => other.blockedBy?.includes(id)).map((other) => other.id);
     void act(snapshot, (current) => deleteItem(current, id)).then((stored) => {
-      if (stored && item) setDeleted({ item, index });
+      if (stored && item) setDeleted({ item, index, dependents });
     });
   };
 
@@ -82,9 +98,8 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     const gone = deleted;
     setDeleted(null);
     if (!gone) return;
-    const { id, content, status, activeForm } = gone.item;
-    focusNext.current = { id, part: 'text' };
-    void act(snapshot, (current) => insertAt(current, { id, content, status, ...(activeForm ? { activeForm } : {}) }, gone.index));
+    focusNext.current = { id: gone.item.id, part: 'text' };
+    void act(snapshot, (current) => restoreDeleted(current, gone.item, gone.index, gone.dependents));
   };
 
   const dragFor = useDragReorder(items, (id, targetId, side) => {
@@ -112,6 +127,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   }
 
   const open = unfinishedItems(items).length;
+  const graph = hasDependencies(items);
   // One derivation with the session list and status bar: the outcome settled against the plan now.
   const settled = running ? null : settledOutcome(outcome, open, openAtEnd);
   const showStopped = !running && canContinue(settled, open);
@@ -169,6 +185,8 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
             <PlanItemRow
               key={item.id}
               item={item}
+              items={items}
+              graph={graph}
               first={index === 0}
               last={index === items.length - 1}
               errors={errors.byItem[item.id] ?? []}
@@ -183,6 +201,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
               onMove={(delta, part) => move(item.id, delta, part)}
               onDelete={() => remove(item.id)}
               onStartInstead={(otherId) => void act(snapshot, (current) => startInstead(current, item.id, otherId))}
+              onDependency={(on, waits) => void act(snapshot, (current) => (waits ? addDependency : removeDependency)(current, item.id, on))}
             />
           ))}
         </ol>

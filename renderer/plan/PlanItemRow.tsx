@@ -1,8 +1,11 @@
-import type { DragEvent, KeyboardEvent } from 'react';
+import { useCallback, useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { readiness } from '../../common/plan/graph';
 import type { PlanItem, PlanStatus } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
-import { ArrowDownIcon, ArrowUpIcon, GripIcon, StatusIcon, TrashIcon } from '../ui/icons';
+import { ArrowDownIcon, ArrowUpIcon, GripIcon, LinkIcon, StatusIcon, TrashIcon } from '../ui/icons';
+import { DependencyPicker } from './DependencyPicker';
 import { ErrorList } from './ErrorList';
+import { ItemDependencies } from './ItemDependencies';
 import { ItemText } from './ItemText';
 import type { BoardProblem } from './proposals';
 import { StatusSelect } from './StatusSelect';
@@ -20,6 +23,10 @@ export interface RowDrag {
 
 interface Props {
   item: PlanItem;
+  /** The whole stored plan: what the step waits for, and the steps it may wait for. */
+  items: readonly PlanItem[];
+  /** Some step of the plan waits for another: pending steps then say whether they are ready. */
+  graph: boolean;
   first: boolean;
   last: boolean;
   errors: readonly BoardProblem[];
@@ -37,6 +44,8 @@ interface Props {
   onDelete(): void;
   /** Sets the step in progress elsewhere (`otherId`) pending and starts this one, in one edit. */
   onStartInstead(otherId: string): void;
+  /** The step waits for `on` from now on (`waits`), or no longer. */
+  onDependency(on: string, waits: boolean): void;
 }
 
 /** One step of the plan: marker, text, status, and the controls that change it. */
@@ -44,6 +53,14 @@ export function PlanItemRow(props: Props) {
   const { item, first, last, errors, drag } = props;
   const { t } = useI18n();
   const content = item.content;
+  const [picking, setPicking] = useState(false);
+  const pickerId = useId();
+  const pickerButton = useRef<HTMLButtonElement>(null);
+  const closePicker = useCallback(() => {
+    setPicking(false);
+    pickerButton.current?.focus();
+  }, []);
+  const state = readiness(item, props.items);
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -59,6 +76,7 @@ export function PlanItemRow(props: Props) {
   if (props.editing) classes.push('is-editing');
   if (drag.dragging) classes.push('is-dragging');
   if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
+  if (props.graph && state === 'blocked') classes.push('is-blocked');
 
   return (
     <li className={classes.join(' ')} data-item-id={item.id} data-status={item.status} onKeyDown={onKeyDown} onDragOver={drag.onDragOver} onDrop={drag.onDrop}>
@@ -86,8 +104,17 @@ export function PlanItemRow(props: Props) {
           hintId={props.hintId}
         />
         {item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
+        <ItemDependencies item={item} items={props.items} />
         <div className="item-meta">
+          <span className="item-id" title={t('plan.item.idTitle')}>
+            #{item.id}
+          </span>
           <StatusSelect status={item.status} content={item.content} onChange={props.onStatus} />
+          {props.graph && state === 'ready' ? (
+            <span className="readiness-badge is-ready" title={t('plan.readyTitle')}>
+              {t('plan.ready')}
+            </span>
+          ) : null}
           {props.interrupted ? (
             <span className="interrupted-badge" title={t('plan.item.interruptedTitle')}>
               {t('plan.item.interrupted')}
@@ -95,6 +122,19 @@ export function PlanItemRow(props: Props) {
           ) : null}
           {/* In the meta line, not over the text: hovering never hides the step's first line (16.9). */}
           <div className="item-actions">
+            <button
+              type="button"
+              ref={pickerButton}
+              className={`icon-button${picking ? ' is-active' : ''}`}
+              aria-label={t('plan.deps.edit', { content })}
+              title={t('plan.deps.editTitle')}
+              aria-expanded={picking}
+              aria-controls={picking ? pickerId : undefined}
+              data-part="deps"
+              onClick={() => (picking ? closePicker() : setPicking(true))}
+            >
+              <LinkIcon />
+            </button>
             <button
               type="button"
               className="icon-button"
@@ -129,6 +169,7 @@ export function PlanItemRow(props: Props) {
             </button>
           </div>
         </div>
+        {picking ? <DependencyPicker id={pickerId} item={item} items={props.items} onToggle={props.onDependency} onClose={closePicker} /> : null}
       </div>
       <ErrorList problems={errors} className="item-errors" onStartInstead={props.onStartInstead} />
     </li>
