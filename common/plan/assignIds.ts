@@ -14,31 +14,52 @@ export interface AssignedId {
  * history (`usedIds`) carried.
  */
 export function assignIds(items: readonly CheckedItem[], previous: readonly PlanItem[], usedIds: Iterable<string>): AssignedId[] {
-  const claimed = new Set(items.flatMap((item) => (item.id ? [item.id] : [])));
-  const previousById = new Map(previous.map((item) => [item.id, item]));
-  const assigned: (AssignedId | undefined)[] = items.map((item) => (item.id ? { id: item.id, same: previousById.get(item.id) } : undefined));
+  const claimed = new Set<string>();
+  const assigned: (AssignedId | undefined)[] = [];
+  let missing = false;
+  items.forEach((item, i) => {
+    if (!item.id) {
+      assigned.push(undefined);
+      missing = true;
+      return;
+    }
+    claimed.add(item.id);
+    // Most writers send the stored list back in its order: look where the item stood first.
+    const same = previous[i]?.id === item.id ? previous[i] : previous.find((old) => old.id === item.id);
+    assigned.push({ id: item.id, same });
+  });
+  // Every item named its id (the board always does; models mostly do).
+  if (!missing) return assigned as AssignedId[];
+  return assignMissing(items, previous, usedIds, claimed, assigned);
+}
 
+function assignMissing(
+  items: readonly CheckedItem[],
+  previous: readonly PlanItem[],
+  usedIds: Iterable<string>,
+  claimed: Set<string>,
+  assigned: (AssignedId | undefined)[],
+): AssignedId[] {
+  const previousKeys = previous.map((old) => normaliseText(old.content));
   const byContent = (i: number) => {
     const key = normaliseText(items[i]!.content);
-    return previous.find((old) => !claimed.has(old.id) && normaliseText(old.content) === key);
+    return previous.find((old, at) => !claimed.has(old.id) && previousKeys[at] === key);
   };
   const byPosition = (i: number) => {
     const old = previous[i];
     return old && !claimed.has(old.id) ? old : undefined;
   };
-  for (const [match, same] of [
-    [byContent, true],
-    [byPosition, false],
-  ] as const) {
+  const match = (find: (i: number) => PlanItem | undefined, same: boolean) =>
     assigned.forEach((found, i) => {
       if (found) return;
-      const old = match(i);
+      const old = find(i);
       if (!old) return;
       // A step matched by where it stands is a guess (a reworded step): it keeps the id, not what the old one waited for.
       assigned[i] = { id: old.id, same: same ? old : undefined };
       claimed.add(old.id);
     });
-  }
+  match(byContent, true);
+  match(byPosition, false);
 
   const known = [...previous.map((p) => p.id), ...claimed, ...usedIds];
   // reduce, not Math.max(...): a long session's history can hold more ids than a call may take arguments.

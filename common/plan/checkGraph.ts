@@ -1,4 +1,4 @@
-import { cycleFrom, cycleText, findCycles, ownerOf } from './graph';
+import { cycleFrom, cycleText, findCycles, hasCycle, ownerOf } from './graph';
 import type { PlanProblem } from './problems';
 import { MAIN_OWNER, type PlanItem } from './types';
 
@@ -13,8 +13,10 @@ export function checkGraph(items: readonly PlanItem[], explicit: readonly (reado
   const problems: PlanProblem[] = [];
   const index = new Map(items.map((item, i) => [item.id, i]));
 
-  items.forEach((item, i) => {
-    for (const id of explicit[i] ?? []) {
+  explicit.forEach((waitsFor, i) => {
+    if (!waitsFor) return;
+    const item = items[i]!;
+    for (const id of waitsFor) {
       if (id === item.id) {
         problems.push({
           index: i,
@@ -34,7 +36,8 @@ export function checkGraph(items: readonly PlanItem[], explicit: readonly (reado
   });
 
   const inCycle = new Set<string>();
-  for (const cycle of findCycles(items)) {
+  const waits = explicit.some((waitsFor) => waitsFor !== undefined && waitsFor.length > 0) || items.some((item) => item.blockedBy !== undefined);
+  for (const cycle of waits && hasCycle(items, index) ? findCycles(items) : []) {
     const names = cycle.map((id) => `#${id}`);
     const who = names.length === 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
     const message = `${who} wait for each other in a cycle: ${cycleText(cycle)} (each waits for the next), so none of them could ever start. Take one of these dependencies out.`;
@@ -51,10 +54,10 @@ export function checkGraph(items: readonly PlanItem[], explicit: readonly (reado
   }
 
   items.forEach((item, i) => {
-    if (item.status === 'pending' || inCycle.has(item.id)) return;
-    for (const id of item.blockedBy ?? []) {
+    if (item.status === 'pending' || !item.blockedBy || inCycle.has(item.id)) return;
+    for (const id of item.blockedBy) {
       const at = index.get(id);
-      const blocker = at === undefined || id === item.id ? undefined : items[at];
+      const blocker = at === undefined || at === i ? undefined : items[at];
       if (!blocker || blocker.status === 'completed') continue;
       const state = item.status === 'in_progress' ? 'in_progress' : 'completed';
       problems.push({
@@ -89,6 +92,9 @@ type Started = Pick<PlanItem, 'content' | 'status' | 'owner'> | null;
  */
 export function severalInProgress(items: readonly Started[]): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  let inProgress = 0;
+  for (const item of items) if (item?.status === 'in_progress') inProgress++;
+  if (inProgress < 2) return problems;
   const byOwner = new Map<string, number[]>();
   items.forEach((item, i) => {
     if (item?.status !== 'in_progress') return;

@@ -118,15 +118,22 @@ function checkActiveForm(value: unknown, where: string, index: number, problems:
 function idText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
   if (typeof value !== 'string') return undefined;
-  const text = value.trim().replace(/^#/, '');
+  const trimmed = value.trim();
+  const text = trimmed.charCodeAt(0) === 35 /* # */ ? trimmed.slice(1) : trimmed;
   return text === '' ? undefined : text;
 }
 
 function checkId(value: unknown, where: string, index: number, problems: PlanProblem[], acceptsId: (id: string) => boolean): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string' && acceptsId(value.trim())) return value.trim();
   const id = idText(value);
-  if (id !== undefined && (SHORT_ID_PATTERN.test(id) || acceptsId(id))) return id;
+  if (id === undefined) return reportId(value, where, index, problems);
+  // A stored id is kept as it is, even one that begins with the # the short form drops.
+  if (typeof value === 'string' && id.length !== value.trim().length && acceptsId(value.trim())) return value.trim();
+  if (SHORT_ID_PATTERN.test(id) || acceptsId(id)) return id;
+  return reportId(value, where, index, problems);
+}
+
+function reportId(value: unknown, where: string, index: number, problems: PlanProblem[]): undefined {
   const text = typeof value === 'string' ? value.trim() : undefined;
   const got = text === undefined ? describeType(value) : `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
   problems.push({
@@ -152,7 +159,8 @@ function checkBlockedBy(value: unknown, where: string, index: number, problems: 
     });
     return undefined;
   }
-  return [...new Set(entries as string[])];
+  // Said twice, waited for once; lists are a few ids long.
+  return (entries as string[]).filter((id, at) => entries.indexOf(id) === at);
 }
 
 function checkOwner(value: unknown, where: string, index: number, problems: PlanProblem[]): string | undefined {

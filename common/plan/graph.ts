@@ -57,6 +57,45 @@ export function findCycles(items: readonly Pick<PlanItem, 'id' | 'blockedBy'>[])
   return cycles.sort((a, b) => index.get(a[0]!)! - index.get(b[0]!)!);
 }
 
+/**
+ * Whether any items wait for each other in a cycle: a depth-first walk over typed arrays, cheap
+ * enough to ask of every proposed plan (the validator names the cycles with findCycles only when
+ * there is one). `index` maps each id to its position. Self and unknown dependencies are not followed.
+ */
+export function hasCycle(items: readonly Pick<PlanItem, 'id' | 'blockedBy'>[], index: ReadonlyMap<string, number>): boolean {
+  const count = items.length;
+  const state = new Uint8Array(count); // 0 unseen, 1 on the current path, 2 done
+  const stack = new Int32Array(count);
+  const next = new Int32Array(count);
+  for (let root = 0; root < count; root++) {
+    if (state[root] !== 0 || !items[root]!.blockedBy?.length) continue;
+    let depth = 0;
+    stack[0] = root;
+    next[0] = 0;
+    state[root] = 1;
+    while (depth >= 0) {
+      const node = stack[depth]!;
+      const waitsFor = items[node]!.blockedBy;
+      const at = next[depth]!;
+      if (waitsFor && at < waitsFor.length) {
+        next[depth] = at + 1;
+        const target = index.get(waitsFor[at]!);
+        if (target === undefined || target === node) continue;
+        if (state[target] === 1) return true;
+        if (state[target] === 0) {
+          state[target] = 1;
+          stack[++depth] = target;
+          next[depth] = 0;
+        }
+        continue;
+      }
+      state[node] = 2;
+      depth--;
+    }
+  }
+  return false;
+}
+
 /** "#parse → #docs → #tests → #parse": how a cycle is named to the model and the person. */
 export function cycleText(cycle: readonly string[]): string {
   return [...cycle, cycle[0]!].map((id) => `#${id}`).join(' → ');

@@ -52,8 +52,8 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
     });
   }
 
-  const storedIds = new Set(previous.map((item) => item.id));
-  const acceptsId = (id: string) => options.stored === true || storedIds.has(id);
+  // Asked only of an id without the short form: a plan saved before ids had one.
+  const acceptsId = (id: string) => options.stored === true || previous.some((item) => item.id === id);
   const checked: (CheckedItem | null)[] = proposed.map((raw, index) => checkItem(raw, index, problems, acceptsId));
   const seenIds = new Map<string, number>();
   checked.forEach((item, index) => {
@@ -87,15 +87,15 @@ export function validatePlan(proposed: unknown, previous: readonly PlanItem[] = 
 /** The items as they would be stored: ids given, and what a same step left out kept from the stored one. */
 function storedItems(checked: readonly CheckedItem[], previous: readonly PlanItem[], options: ValidateOptions): PlanItem[] {
   const assigned = assignIds(checked, previous, options.usedIds ?? []);
-  const ids = new Set(assigned.map((a) => a.id));
+  let ids: Set<string> | undefined;
   return checked.map((item, i) => {
     const { id } = assigned[i]!;
     const same = options.stored ? undefined : assigned[i]!.same;
     const stored: PlanItem = { id, content: item.content, status: item.status };
     if (item.activeForm) stored.activeForm = item.activeForm;
     // Kept dependencies follow the list: a step that was removed is no longer waited for.
-    const blockedBy = item.blockedBy ?? same?.blockedBy?.filter((dependency) => ids.has(dependency));
-    if (blockedBy?.length) stored.blockedBy = [...blockedBy];
+    const blockedBy = item.blockedBy ?? same?.blockedBy?.filter((dependency) => (ids ??= new Set(assigned.map((a) => a.id))).has(dependency));
+    if (blockedBy?.length) stored.blockedBy = blockedBy;
     const owner = item.owner ?? same?.owner;
     if (owner !== undefined && owner !== MAIN_OWNER) stored.owner = owner;
     return stored;
