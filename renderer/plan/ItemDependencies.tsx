@@ -1,4 +1,3 @@
-import { unfinishedBlockers } from '../../common/plan/graph';
 import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
 import { StatusIcon } from '../ui/icons';
@@ -6,7 +5,8 @@ import { STATUS_LABELS } from './StatusSelect';
 
 interface Props {
   item: PlanItem;
-  items: readonly PlanItem[];
+  /** The stored steps it waits for, in its blockedBy order. */
+  waitsFor: readonly PlanItem[];
 }
 
 /**
@@ -14,11 +14,10 @@ interface Props {
  * step it waits for by its #id and status (its text in the tooltip and for screen readers).
  * Dependencies are changed in the step's picker.
  */
-export function ItemDependencies({ item, items }: Props) {
+export function ItemDependencies({ item, waitsFor }: Props) {
   const { t } = useI18n();
-  const waitsFor = (item.blockedBy ?? []).flatMap((id) => items.filter((candidate) => candidate.id === id));
   if (waitsFor.length === 0) return null;
-  const blocked = item.status === 'pending' && unfinishedBlockers(item, items).length > 0;
+  const blocked = item.status === 'pending' && waitsFor.some((other) => other.status !== 'completed');
   return (
     <div className={`item-deps${blocked ? ' is-blocked' : ''}`}>
       <span className="deps-label">{t(blocked ? 'plan.deps.blockedBy' : 'plan.deps.after')}</span>

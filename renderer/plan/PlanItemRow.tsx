@@ -1,6 +1,6 @@
-import { useCallback, useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { readiness } from '../../common/plan/graph';
-import type { PlanItem, PlanStatus } from '../../common/plan/types';
+import { memo, useCallback, useId, useRef, type DragEvent, type KeyboardEvent } from 'react';
+import type { Readiness } from '../../common/plan/graph';
+import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, LinkIcon, StatusIcon, TrashIcon } from '../ui/icons';
 import { DependencyPicker } from './DependencyPicker';
@@ -9,12 +9,11 @@ import { ItemDependencies } from './ItemDependencies';
 import { ItemText } from './ItemText';
 import type { BoardProblem } from './proposals';
 import { StatusSelect } from './StatusSelect';
+import type { RowHandlers } from './useRowHandlers';
 
 export type DropSide = 'before' | 'after';
 
-export interface RowDrag {
-  dragging: boolean;
-  dropSide: DropSide | null;
+export interface DragHandlers {
   onDragStart(event: DragEvent<HTMLElement>): void;
   onDragOver(event: DragEvent<HTMLLIElement>): void;
   onDrop(event: DragEvent<HTMLLIElement>): void;
@@ -23,8 +22,9 @@ export interface RowDrag {
 
 interface Props {
   item: PlanItem;
-  /** The whole stored plan: what the step waits for, and the steps it may wait for. */
-  items: readonly PlanItem[];
+  /** The stored steps this one waits for, in its blockedBy order. */
+  waitsFor: readonly PlanItem[];
+  readiness: Readiness;
   /** Some step of the plan waits for another: pending steps then say whether they are ready. */
   graph: boolean;
   first: boolean;
@@ -34,48 +34,46 @@ interface Props {
   interrupted: boolean;
   editing: boolean;
   hintId: string;
-  drag: RowDrag;
-  onStartEdit(): void;
-  onStopEdit(): void;
-  onReword(content: string): Promise<boolean>;
-  onStatus(status: PlanStatus): void;
-  /** `part` is the control that had focus, so focus can follow the item. */
-  onMove(delta: number, part: string): void;
-  onDelete(): void;
-  /** Sets the step in progress elsewhere (`otherId`) pending and starts this one, in one edit. */
-  onStartInstead(otherId: string): void;
-  /** The step waits for `on` from now on (`waits`), or no longer. */
-  onDependency(on: string, waits: boolean): void;
+  dragging: boolean;
+  dropSide: DropSide | null;
+  /** The whole stored plan while this step's dependency picker is open; undefined while it is closed. */
+  pickerItems: readonly PlanItem[] | undefined;
+  /** Made once per step (useRowHandlers, useDragReorder): they never change a row's rendering. */
+  handlers: RowHandlers;
+  drag: DragHandlers;
 }
 
-/** One step of the plan: marker, text, status, and the controls that change it. */
-export function PlanItemRow(props: Props) {
-  const { item, first, last, errors, drag } = props;
+/**
+ * One step of the plan: marker, text, status, and the controls that change it. Memoized: an edit
+ * renders again only the rows whose step, or what they show of the steps they wait for, changed.
+ */
+export const PlanItemRow = memo(function PlanItemRow(props: Props) {
+  const { item, first, last, errors, drag, handlers } = props;
   const { t } = useI18n();
   const content = item.content;
-  const [picking, setPicking] = useState(false);
+  const picking = props.pickerItems !== undefined;
   const pickerId = useId();
   const pickerButton = useRef<HTMLButtonElement>(null);
   const closePicker = useCallback(() => {
-    setPicking(false);
+    handlers.onPicker(false);
     pickerButton.current?.focus();
-  }, []);
-  const state = readiness(item, props.items);
+  }, [handlers]);
+  const state = props.readiness;
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
     const target = event.target as HTMLElement;
     if (target.tagName === 'INPUT' || target.tagName === 'SELECT') return;
     event.preventDefault();
-    props.onMove(event.key === 'ArrowUp' ? -1 : 1, target.dataset.part ?? 'text');
+    handlers.onMove(event.key === 'ArrowUp' ? -1 : 1, target.dataset.part ?? 'text');
   };
 
   const classes = ['plan-item', `is-${item.status}`];
   if (errors.length > 0) classes.push('has-error');
   if (props.interrupted) classes.push('is-interrupted');
   if (props.editing) classes.push('is-editing');
-  if (drag.dragging) classes.push('is-dragging');
-  if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
+  if (props.dragging) classes.push('is-dragging');
+  if (props.dropSide) classes.push(`drop-${props.dropSide}`);
   if (props.graph && state === 'blocked') classes.push('is-blocked');
 
   return (
@@ -98,18 +96,18 @@ export function PlanItemRow(props: Props) {
         <ItemText
           content={item.content}
           editing={props.editing}
-          onStartEdit={props.onStartEdit}
-          onStopEdit={props.onStopEdit}
-          onSave={props.onReword}
+          onStartEdit={handlers.onStartEdit}
+          onStopEdit={handlers.onStopEdit}
+          onSave={handlers.onReword}
           hintId={props.hintId}
         />
         {item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
-        <ItemDependencies item={item} items={props.items} />
+        <ItemDependencies item={item} waitsFor={props.waitsFor} />
         <div className="item-meta">
           <span className="item-id" title={t('plan.item.idTitle')}>
             #{item.id}
           </span>
-          <StatusSelect status={item.status} content={item.content} onChange={props.onStatus} />
+          <StatusSelect status={item.status} content={item.content} onChange={handlers.onStatus} />
           {props.graph && state === 'ready' ? (
             <span className="readiness-badge is-ready" title={t('plan.readyTitle')}>
               {t('plan.ready')}
@@ -131,7 +129,7 @@ export function PlanItemRow(props: Props) {
               aria-expanded={picking}
               aria-controls={picking ? pickerId : undefined}
               data-part="deps"
-              onClick={() => (picking ? closePicker() : setPicking(true))}
+              onClick={() => (picking ? closePicker() : handlers.onPicker(true))}
             >
               <LinkIcon />
             </button>
@@ -142,7 +140,7 @@ export function PlanItemRow(props: Props) {
               title={t('plan.item.moveUpTitle')}
               data-part="up"
               disabled={first}
-              onClick={() => props.onMove(-1, 'up')}
+              onClick={() => handlers.onMove(-1, 'up')}
             >
               <ArrowUpIcon />
             </button>
@@ -153,7 +151,7 @@ export function PlanItemRow(props: Props) {
               title={t('plan.item.moveDownTitle')}
               data-part="down"
               disabled={last}
-              onClick={() => props.onMove(1, 'down')}
+              onClick={() => handlers.onMove(1, 'down')}
             >
               <ArrowDownIcon />
             </button>
@@ -163,15 +161,50 @@ export function PlanItemRow(props: Props) {
               aria-label={t('plan.item.delete', { content })}
               title={t('plan.item.deleteTitle')}
               data-part="delete"
-              onClick={props.onDelete}
+              onClick={handlers.onDelete}
             >
               <TrashIcon />
             </button>
           </div>
         </div>
-        {picking ? <DependencyPicker id={pickerId} item={item} items={props.items} onToggle={props.onDependency} onClose={closePicker} /> : null}
+        {props.pickerItems ? (
+          <DependencyPicker id={pickerId} item={item} items={props.pickerItems} onToggle={handlers.onDependency} onClose={closePicker} />
+        ) : null}
       </div>
-      <ErrorList problems={errors} className="item-errors" onStartInstead={props.onStartInstead} />
+      <ErrorList problems={errors} className="item-errors" onStartInstead={handlers.onStartInstead} />
     </li>
+  );
+}, sameRow);
+
+/** Rows compare by what they show: stored items arrive as new objects with every version. */
+function sameRow(a: Props, b: Props): boolean {
+  return (
+    sameItem(a.item, b.item) &&
+    a.readiness === b.readiness &&
+    a.graph === b.graph &&
+    a.first === b.first &&
+    a.last === b.last &&
+    a.errors === b.errors &&
+    a.interrupted === b.interrupted &&
+    a.editing === b.editing &&
+    a.hintId === b.hintId &&
+    a.dragging === b.dragging &&
+    a.dropSide === b.dropSide &&
+    a.pickerItems === b.pickerItems &&
+    a.handlers === b.handlers &&
+    a.drag === b.drag &&
+    a.waitsFor.length === b.waitsFor.length &&
+    a.waitsFor.every((other, i) => sameItem(other, b.waitsFor[i]!))
+  );
+}
+
+function sameItem(a: PlanItem, b: PlanItem): boolean {
+  return (
+    a.id === b.id &&
+    a.content === b.content &&
+    a.status === b.status &&
+    a.activeForm === b.activeForm &&
+    a.owner === b.owner &&
+    (a.blockedBy ?? []).join('\n') === (b.blockedBy ?? []).join('\n')
   );
 }
