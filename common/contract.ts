@@ -51,6 +51,8 @@ export const ProposedPlanItemSchema = z.object({
   content: planEditField,
   status: planEditField.optional(),
   activeForm: planEditField.optional(),
+  blockedBy: z.array(planEditField).max(LIMITS.planEditItems, `Too many dependencies: a step may wait for at most ${LIMITS.planEditItems}.`).optional(),
+  owner: planEditField.optional(),
 });
 
 export const WorkspaceInfoSchema = z.object({

@@ -1,15 +1,30 @@
 import { renderPlanChanges, type PlanChange } from './diff';
-import { renderPlan, unfinishedItems } from './render';
-import type { PlanItem } from './types';
+import { ownerOf } from './graph';
+import { renderItem, renderPlan, unfinishedItems } from './render';
+import { MAIN_OWNER, type PlanItem } from './types';
+
+/**
+ * The items an agent answers for: a helper its own; the main agent the whole plan, since the task
+ * is its to finish, whoever works a step.
+ */
+export function itemsOf(items: readonly PlanItem[], owner: string = MAIN_OWNER): PlanItem[] {
+  return owner === MAIN_OWNER ? [...items] : items.filter((item) => ownerOf(item) === owner);
+}
 
 /**
  * docs/plan-rules.md, "Reminder": due when a plan with open items has gone `threshold` model rounds
  * without an update, then again after every further `threshold` stale rounds; never while the
  * agent waits for the person.
  */
-export function reminderDue(state: { items: readonly PlanItem[]; roundsSinceUpdate: number; threshold: number; waitingForUser: boolean }): boolean {
+export function reminderDue(state: {
+  items: readonly PlanItem[];
+  roundsSinceUpdate: number;
+  threshold: number;
+  waitingForUser: boolean;
+  owner?: string;
+}): boolean {
   if (state.waitingForUser || state.threshold < 1) return false;
-  if (unfinishedItems(state.items).length === 0) return false;
+  if (unfinishedItems(itemsOf(state.items, state.owner)).length === 0) return false;
   return state.roundsSinceUpdate > 0 && state.roundsSinceUpdate % state.threshold === 0;
 }
 
@@ -25,21 +40,39 @@ export function reminderText(items: readonly PlanItem[], roundsSinceUpdate: numb
 export type GateDecision = { kind: 'done' } | { kind: 'continue'; message: string } | { kind: 'stop'; unfinished: PlanItem[] };
 
 /**
- * docs/plan-rules.md, "Completion gate": the model ended its turn without a tool call.
- * `planTouchedThisTask` is whether the agent or the person made or changed the plan during the
- * current task; `continuesInARow` counts the gate's own nudges since the model last did anything else.
+ * docs/plan-rules.md, "Completion gate": the agent `owner` (the main agent by default) ended its
+ * turn without a tool call. `planTouchedThisTask` is whether the agent or the person made or
+ * changed the plan during the current task; `continuesInARow` counts the gate's own nudges since
+ * the model last did anything else.
  */
-export function completionGate(state: { items: readonly PlanItem[]; planTouchedThisTask: boolean; continuesInARow: number; bound: number }): GateDecision {
-  const unfinished = unfinishedItems(state.items);
+export function completionGate(state: {
+  items: readonly PlanItem[];
+  planTouchedThisTask: boolean;
+  continuesInARow: number;
+  bound: number;
+  owner?: string;
+}): GateDecision {
+  const unfinished = unfinishedItems(itemsOf(state.items, state.owner));
   if (!state.planTouchedThisTask || unfinished.length === 0) return { kind: 'done' };
   if (state.continuesInARow >= state.bound) return { kind: 'stop', unfinished };
-  const list = unfinished.map((item) => `- [${item.status === 'in_progress' ? '>' : ' '}] ${item.content}`).join('\n');
+  const list = unfinished.map((item) => `- [${item.status === 'in_progress' ? '>' : ' '}] ${renderItem(item, state.items)}`).join('\n');
   return {
     kind: 'continue',
     message:
-      `The task is not finished: ${unfinished.length} plan item${unfinished.length === 1 ? ' is' : 's are'} still open:\n${list}\n\n` +
+      `The task is not finished: ${unfinished.length} plan item${unfinished.length === 1 ? ' is' : 's are'} still open${countsByOwner(unfinished, state.owner ?? MAIN_OWNER)}:\n${list}\n\n` +
       `Continue with the work. If the work has changed, or a step is no longer needed, update the plan with the todo tool first.`,
   };
+}
+
+/** " (2 of yours, 1 of helper-1's)" when more than one agent holds open items; else nothing. */
+function countsByOwner(open: readonly PlanItem[], self: string): string {
+  const counts = new Map<string, number>();
+  for (const item of open) counts.set(ownerOf(item), (counts.get(ownerOf(item)) ?? 0) + 1);
+  if (counts.size < 2) return '';
+  const parts = [...counts]
+    .sort(([a], [b]) => (a === self ? -1 : b === self ? 1 : 0))
+    .map(([owner, count]) => `${count} of ${owner === self ? 'yours' : `${owner}'s`}`);
+  return ` (${parts.join(', ')})`;
 }
 
 /** The `<plan-update source="user">` block that tells the model of the person's edits. */

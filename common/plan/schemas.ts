@@ -7,6 +7,8 @@ export const PlanItemSchema = z.object({
   content: z.string(),
   status: z.enum(PLAN_STATUSES),
   activeForm: z.string().optional(),
+  blockedBy: z.array(z.string()).optional(),
+  owner: z.string().optional(),
 });
 
 /** Where the agent's plan undid the person's last edit (common/plan/overrides.ts). */

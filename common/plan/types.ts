@@ -7,7 +7,21 @@ export interface PlanItem {
   content: string;
   status: PlanStatus;
   activeForm?: string;
+  /** The ids of the items this one waits for, in the writer's order; absent when it waits for none. */
+  blockedBy?: string[];
+  /** The agent working the item; absent for the main agent (MAIN_OWNER). */
+  owner?: string;
 }
+
+/** The owner an item has when none is named: the agent the person gave the task to. */
+export const MAIN_OWNER = 'main';
+
+/**
+ * A short id a writer may give an item, and the form an owner's name takes: letters, digits and
+ * `-`. Short, because the model and the person read and type them as `#id`.
+ */
+export const SHORT_ID_PATTERN = /^[A-Za-z0-9-]{1,32}$/;
+export const MAX_SHORT_ID_LENGTH = 32;
 
 /** Who made a plan version: the model through its `todo` tool, or the person on the board. */
 export type PlanSource = 'agent' | 'user';

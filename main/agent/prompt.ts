@@ -30,6 +30,7 @@ Read a file before editing it. Prefer edit_file for changes to existing files an
 # Planning
 - Plan with the todo tool when the task needs three or more steps, changes files, or the user asks for a plan; answer simple questions directly, without a plan.
 - The todo tool takes the WHOLE list every time. Mark an item in_progress before starting it and completed as soon as it is done. Keep exactly one item in_progress while you work.
+- When a step needs another done first, give the items short ids of your own and say so with blockedBy; start only a step that is ready (everything it waits for completed). The plan you read back shows each #id and what blocks what.
 - Keep items concrete and checkable ("run python hello.py and check the output", not "make sure it works"), and end with a closing item when a summary or report is owed.
 - The user can change the plan at any time. A <plan-update source="user"> block tells you what they changed: follow their plan, and base your next todo call on it.
 - A <reminder> block means you have not updated the plan for a while: update it if anything changed.

@@ -29,7 +29,11 @@ export class RunPrinter {
   plan(plan: PlanSnapshot): void {
     const { completed, total } = planProgress(plan.items);
     const who = plan.source === 'user' ? 'you' : 'agent';
-    this.line(`\n── Plan (${completed}/${total} done, changed by ${who}) ──\n${renderPlan(plan.items).replace(/\n\n\(\d+\/\d+ completed\)$/, '')}\n`);
+    // The heading says the progress; what may start now, in a plan of dependencies, stays below the steps.
+    const steps = renderPlan(plan.items).replace(/\n\n\(\d+\/\d+ completed(?:; ready to start: ([^\n]*))?\)$/, (_, ready?: string) =>
+      ready ? `\nReady to start: ${ready}` : '',
+    );
+    this.line(`\n── Plan (${completed}/${total} done, changed by ${who}) ──\n${steps}\n`);
   }
 
   event(event: AgentEvent): void {
@@ -81,7 +85,7 @@ function finishLine(event: Extract<AgentEvent, { type: 'task_finished' }>): stri
     case 'done':
       return '✓ Done.';
     case 'stopped_unfinished':
-      return `■ Stopped with an unfinished plan:\n${(event.unfinished ?? []).map((i) => `  [ ] ${i.content}`).join('\n')}`;
+      return `■ Stopped with an unfinished plan:\n${(event.unfinished ?? []).map((i) => `  [${i.status === 'in_progress' ? '>' : ' '}] #${i.id} ${i.content}`).join('\n')}`;
     case 'cancelled':
       return '■ Stopped. The session is saved; resume it with --resume.';
     default:

@@ -4,8 +4,8 @@ import type { PlanRecord } from './transcriptRecords';
 /**
  * How plan versions are kept in the transcript. The first version is written whole; each later one
  * as `delta` against the version before it (`base`): the items in order, each with its id and only
- * the fields that differ from that item in the base (a new item has all of them, `activeForm: null`
- * removes one). A status change costs a few bytes instead of the whole plan again. `open` counts the
+ * the fields that differ from that item in the base (a new item has all of them; `activeForm`,
+ * `blockedBy` or `owner` given as null removes it). A status change costs a few bytes instead of the whole plan again. `open` counts the
  * steps not completed, so the sessions list can tell how a session stands from the tail alone.
  */
 export function planRecord(version: PlanVersion, base: PlanVersion | null): PlanRecord {
@@ -26,9 +26,17 @@ export function planRecord(version: PlanVersion, base: PlanVersion | null): Plan
     if (item.content !== old.content) entry.content = item.content;
     if (item.status !== old.status) entry.status = item.status;
     if (item.activeForm !== old.activeForm) entry.activeForm = item.activeForm ?? null;
+    if (!sameIds(item.blockedBy, old.blockedBy)) entry.blockedBy = item.blockedBy ?? null;
+    if (item.owner !== old.owner) entry.owner = item.owner ?? null;
     return entry;
   });
   return { ...head, base: base.version, delta };
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((id, i) => id === y[i]);
 }
 
 /**

@@ -29,7 +29,7 @@ export function restorePlanHistory(records: readonly unknown[]): { history: Plan
       warnings.push(`Saved plan version ${version} was skipped: ${proposed.problem}.`);
       continue;
     }
-    const checked = validatePlan(proposed.items, last?.items ?? []);
+    const checked = validatePlan(proposed.items, last?.items ?? [], { stored: true });
     if (!checked.ok) {
       warnings.push(`Saved plan version ${version} is not a valid plan and was skipped: ${checked.error.problems.map((p) => p.message).join(' ')}`);
       continue;

@@ -6,23 +6,43 @@ import type { PlanItem } from '../../common/plan/types';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
 import { AddItem } from './AddItem';
+import type { BoardProblem } from './proposals';
 import { EmptyPlan } from './EmptyPlan';
 import { ErrorList } from './ErrorList';
 import { PlanItemRow } from './PlanItemRow';
 import { PlanProgress } from './PlanProgress';
 import { DeletedToast } from './DeletedToast';
 import { OverrideNotice } from './OverrideNotice';
-import { addItem, completeAll, deleteItem, insertAt, moveItemBy, moveItemNextTo, rewordItem, setItemStatus, startInstead, undoOverride } from './proposals';
+import { hasDependencies, readiness } from '../../common/plan/graph';
+import {
+  addDependency,
+  addItem,
+  completeAll,
+  deleteItem,
+  moveItemBy,
+  moveItemNextTo,
+  removeDependency,
+  restoreDeleted,
+  rewordItem,
+  setItemStatus,
+  startInstead,
+  undoOverride,
+} from './proposals';
 import { StoppedBanner } from './StoppedBanner';
 import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
+import { useRowHandlers } from './useRowHandlers';
 import { useTaskOutcome } from './useTaskOutcome';
 import './plan.css';
+import './graph.css';
 
 /** How long "Step deleted · Undo" stays, as mail apps do. */
 const UNDO_MS = 8000;
 
 const HINT_ID = 'plan-keys-hint';
+
+/** One empty list for every row without a problem, so an unchanged row stays unchanged. */
+const NO_PROBLEMS: readonly BoardProblem[] = [];
 
 /** Where focus goes once the stored plan has been rendered: a control of an item, or the add field. */
 type FocusTarget = { id: string; part: string } | { add: true };
@@ -36,8 +56,9 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   const { t, language } = useI18n();
   const { snapshot, errors, edit, overrides, dismissOverride } = usePlan(sessionId);
   const { outcome, running, openAtEnd } = useTaskOutcome(sessionId);
-  const [deleted, setDeleted] = useState<{ item: PlanItem; index: number } | null>(null);
+  const [deleted, setDeleted] = useState<{ item: PlanItem; index: number; dependents: string[] } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [pickingId, setPickingId] = useState<string | null>(null);
   const focusNext = useRef<FocusTarget | null>(null);
   const list = useRef<HTMLElement>(null);
   const items = snapshot?.items ?? [];
@@ -60,8 +81,9 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     const neighbour = items[index + 1] ?? items[index - 1];
     focusNext.current = neighbour ? { id: neighbour.id, part: 'text' } : { add: true };
     const item = items[index];
+    const dependents = items.filter((other) => other.blockedBy?.includes(id)).map((other) => other.id);
     void act(snapshot, (current) => deleteItem(current, id)).then((stored) => {
-      if (stored && item) setDeleted({ item, index });
+      if (stored && item) setDeleted({ item, index, dependents });
     });
   };
 
@@ -82,13 +104,24 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     const gone = deleted;
     setDeleted(null);
     if (!gone) return;
-    const { id, content, status, activeForm } = gone.item;
-    focusNext.current = { id, part: 'text' };
-    void act(snapshot, (current) => insertAt(current, { id, content, status, ...(activeForm ? { activeForm } : {}) }, gone.index));
+    focusNext.current = { id: gone.item.id, part: 'text' };
+    void act(snapshot, (current) => restoreDeleted(current, gone.item, gone.index, gone.dependents));
   };
 
-  const dragFor = useDragReorder(items, (id, targetId, side) => {
+  const drag = useDragReorder(items, (id, targetId, side) => {
     void act(snapshot, (current) => moveItemNextTo(current, id, targetId, side));
+  });
+
+  const handlersFor = useRowHandlers({
+    onStartEdit: (id) => setEditingId(id),
+    onStopEdit: (id) => setEditingId((current) => (current === id ? null : current)),
+    onReword: (id, content) => act(snapshot, (current) => rewordItem(current, id, content)),
+    onStatus: (id, status) => void act(snapshot, (current) => setItemStatus(current, id, status)),
+    onMove: move,
+    onDelete: remove,
+    onStartInstead: (id, otherId) => void act(snapshot, (current) => startInstead(current, id, otherId)),
+    onDependency: (id, on, waits) => void act(snapshot, (current) => (waits ? addDependency : removeDependency)(current, id, on)),
+    onPicker: (id, open) => setPickingId((current) => (open ? id : current === id ? null : current)),
   });
 
   // A move re-inserts the row, which drops its focus: put it back on the same control.
@@ -112,6 +145,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   }
 
   const open = unfinishedItems(items).length;
+  const graph = hasDependencies(items);
   // One derivation with the session list and status bar: the outcome settled against the plan now.
   const settled = running ? null : settledOutcome(outcome, open, openAtEnd);
   const showStopped = !running && canContinue(settled, open);
@@ -169,20 +203,20 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
             <PlanItemRow
               key={item.id}
               item={item}
+              waitsFor={(item.blockedBy ?? []).flatMap((id) => items.filter((other) => other.id === id))}
+              readiness={readiness(item, items)}
+              graph={graph}
               first={index === 0}
               last={index === items.length - 1}
-              errors={errors.byItem[item.id] ?? []}
+              errors={errors.byItem[item.id] ?? NO_PROBLEMS}
               interrupted={item.id === interruptedId}
               editing={editingId === item.id}
               hintId={HINT_ID}
-              drag={dragFor(item)}
-              onStartEdit={() => setEditingId(item.id)}
-              onStopEdit={() => setEditingId((current) => (current === item.id ? null : current))}
-              onReword={(content) => act(snapshot, (current) => rewordItem(current, item.id, content))}
-              onStatus={(status) => void act(snapshot, (current) => setItemStatus(current, item.id, status))}
-              onMove={(delta, part) => move(item.id, delta, part)}
-              onDelete={() => remove(item.id)}
-              onStartInstead={(otherId) => void act(snapshot, (current) => startInstead(current, item.id, otherId))}
+              dragging={drag.draggingId === item.id}
+              dropSide={drag.drop?.id === item.id ? drag.drop.side : null}
+              pickerItems={pickingId === item.id ? items : undefined}
+              handlers={handlersFor(item.id)}
+              drag={drag.handlersFor(item.id)}
             />
           ))}
         </ol>

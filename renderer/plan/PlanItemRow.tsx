@@ -1,17 +1,19 @@
-import type { DragEvent, KeyboardEvent } from 'react';
-import type { PlanItem, PlanStatus } from '../../common/plan/types';
+import { memo, useCallback, useId, useRef, type DragEvent, type KeyboardEvent } from 'react';
+import type { Readiness } from '../../common/plan/graph';
+import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
-import { ArrowDownIcon, ArrowUpIcon, GripIcon, StatusIcon, TrashIcon } from '../ui/icons';
+import { ArrowDownIcon, ArrowUpIcon, GripIcon, LinkIcon, StatusIcon, TrashIcon } from '../ui/icons';
+import { DependencyPicker } from './DependencyPicker';
 import { ErrorList } from './ErrorList';
+import { ItemDependencies } from './ItemDependencies';
 import { ItemText } from './ItemText';
 import type { BoardProblem } from './proposals';
 import { StatusSelect } from './StatusSelect';
+import type { RowHandlers } from './useRowHandlers';
 
 export type DropSide = 'before' | 'after';
 
-export interface RowDrag {
-  dragging: boolean;
-  dropSide: DropSide | null;
+export interface DragHandlers {
   onDragStart(event: DragEvent<HTMLElement>): void;
   onDragOver(event: DragEvent<HTMLLIElement>): void;
   onDrop(event: DragEvent<HTMLLIElement>): void;
@@ -20,6 +22,11 @@ export interface RowDrag {
 
 interface Props {
   item: PlanItem;
+  /** The stored steps this one waits for, in its blockedBy order. */
+  waitsFor: readonly PlanItem[];
+  readiness: Readiness;
+  /** Some step of the plan waits for another: pending steps then say whether they are ready. */
+  graph: boolean;
   first: boolean;
   last: boolean;
   errors: readonly BoardProblem[];
@@ -27,38 +34,47 @@ interface Props {
   interrupted: boolean;
   editing: boolean;
   hintId: string;
-  drag: RowDrag;
-  onStartEdit(): void;
-  onStopEdit(): void;
-  onReword(content: string): Promise<boolean>;
-  onStatus(status: PlanStatus): void;
-  /** `part` is the control that had focus, so focus can follow the item. */
-  onMove(delta: number, part: string): void;
-  onDelete(): void;
-  /** Sets the step in progress elsewhere (`otherId`) pending and starts this one, in one edit. */
-  onStartInstead(otherId: string): void;
+  dragging: boolean;
+  dropSide: DropSide | null;
+  /** The whole stored plan while this step's dependency picker is open; undefined while it is closed. */
+  pickerItems: readonly PlanItem[] | undefined;
+  /** Made once per step (useRowHandlers, useDragReorder): they never change a row's rendering. */
+  handlers: RowHandlers;
+  drag: DragHandlers;
 }
 
-/** One step of the plan: marker, text, status, and the controls that change it. */
-export function PlanItemRow(props: Props) {
-  const { item, first, last, errors, drag } = props;
+/**
+ * One step of the plan: marker, text, status, and the controls that change it. Memoized: an edit
+ * renders again only the rows whose step, or what they show of the steps they wait for, changed.
+ */
+export const PlanItemRow = memo(function PlanItemRow(props: Props) {
+  const { item, first, last, errors, drag, handlers } = props;
   const { t } = useI18n();
   const content = item.content;
+  const picking = props.pickerItems !== undefined;
+  const pickerId = useId();
+  const pickerButton = useRef<HTMLButtonElement>(null);
+  const closePicker = useCallback(() => {
+    handlers.onPicker(false);
+    pickerButton.current?.focus();
+  }, [handlers]);
+  const state = props.readiness;
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
     const target = event.target as HTMLElement;
     if (target.tagName === 'INPUT' || target.tagName === 'SELECT') return;
     event.preventDefault();
-    props.onMove(event.key === 'ArrowUp' ? -1 : 1, target.dataset.part ?? 'text');
+    handlers.onMove(event.key === 'ArrowUp' ? -1 : 1, target.dataset.part ?? 'text');
   };
 
   const classes = ['plan-item', `is-${item.status}`];
   if (errors.length > 0) classes.push('has-error');
   if (props.interrupted) classes.push('is-interrupted');
   if (props.editing) classes.push('is-editing');
-  if (drag.dragging) classes.push('is-dragging');
-  if (drag.dropSide) classes.push(`drop-${drag.dropSide}`);
+  if (props.dragging) classes.push('is-dragging');
+  if (props.dropSide) classes.push(`drop-${props.dropSide}`);
+  if (props.graph && state === 'blocked') classes.push('is-blocked');
 
   return (
     <li className={classes.join(' ')} data-item-id={item.id} data-status={item.status} onKeyDown={onKeyDown} onDragOver={drag.onDragOver} onDrop={drag.onDrop}>
@@ -80,14 +96,23 @@ export function PlanItemRow(props: Props) {
         <ItemText
           content={item.content}
           editing={props.editing}
-          onStartEdit={props.onStartEdit}
-          onStopEdit={props.onStopEdit}
-          onSave={props.onReword}
+          onStartEdit={handlers.onStartEdit}
+          onStopEdit={handlers.onStopEdit}
+          onSave={handlers.onReword}
           hintId={props.hintId}
         />
         {item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
+        <ItemDependencies item={item} waitsFor={props.waitsFor} />
         <div className="item-meta">
-          <StatusSelect status={item.status} content={item.content} onChange={props.onStatus} />
+          <span className="item-id" title={t('plan.item.idTitle')}>
+            #{item.id}
+          </span>
+          <StatusSelect status={item.status} content={item.content} onChange={handlers.onStatus} />
+          {props.graph && state === 'ready' ? (
+            <span className="readiness-badge is-ready" title={t('plan.readyTitle')}>
+              {t('plan.ready')}
+            </span>
+          ) : null}
           {props.interrupted ? (
             <span className="interrupted-badge" title={t('plan.item.interruptedTitle')}>
               {t('plan.item.interrupted')}
@@ -97,12 +122,25 @@ export function PlanItemRow(props: Props) {
           <div className="item-actions">
             <button
               type="button"
+              ref={pickerButton}
+              className={`icon-button${picking ? ' is-active' : ''}`}
+              aria-label={t('plan.deps.edit', { content })}
+              title={t('plan.deps.editTitle')}
+              aria-expanded={picking}
+              aria-controls={picking ? pickerId : undefined}
+              data-part="deps"
+              onClick={() => (picking ? closePicker() : handlers.onPicker(true))}
+            >
+              <LinkIcon />
+            </button>
+            <button
+              type="button"
               className="icon-button"
               aria-label={t('plan.item.moveUp', { content })}
               title={t('plan.item.moveUpTitle')}
               data-part="up"
               disabled={first}
-              onClick={() => props.onMove(-1, 'up')}
+              onClick={() => handlers.onMove(-1, 'up')}
             >
               <ArrowUpIcon />
             </button>
@@ -113,7 +151,7 @@ export function PlanItemRow(props: Props) {
               title={t('plan.item.moveDownTitle')}
               data-part="down"
               disabled={last}
-              onClick={() => props.onMove(1, 'down')}
+              onClick={() => handlers.onMove(1, 'down')}
             >
               <ArrowDownIcon />
             </button>
@@ -123,14 +161,50 @@ export function PlanItemRow(props: Props) {
               aria-label={t('plan.item.delete', { content })}
               title={t('plan.item.deleteTitle')}
               data-part="delete"
-              onClick={props.onDelete}
+              onClick={handlers.onDelete}
             >
               <TrashIcon />
             </button>
           </div>
         </div>
+        {props.pickerItems ? (
+          <DependencyPicker id={pickerId} item={item} items={props.pickerItems} onToggle={handlers.onDependency} onClose={closePicker} />
+        ) : null}
       </div>
-      <ErrorList problems={errors} className="item-errors" onStartInstead={props.onStartInstead} />
+      <ErrorList problems={errors} className="item-errors" onStartInstead={handlers.onStartInstead} />
     </li>
+  );
+}, sameRow);
+
+/** Rows compare by what they show: stored items arrive as new objects with every version. */
+function sameRow(a: Props, b: Props): boolean {
+  return (
+    sameItem(a.item, b.item) &&
+    a.readiness === b.readiness &&
+    a.graph === b.graph &&
+    a.first === b.first &&
+    a.last === b.last &&
+    a.errors === b.errors &&
+    a.interrupted === b.interrupted &&
+    a.editing === b.editing &&
+    a.hintId === b.hintId &&
+    a.dragging === b.dragging &&
+    a.dropSide === b.dropSide &&
+    a.pickerItems === b.pickerItems &&
+    a.handlers === b.handlers &&
+    a.drag === b.drag &&
+    a.waitsFor.length === b.waitsFor.length &&
+    a.waitsFor.every((other, i) => sameItem(other, b.waitsFor[i]!))
+  );
+}
+
+function sameItem(a: PlanItem, b: PlanItem): boolean {
+  return (
+    a.id === b.id &&
+    a.content === b.content &&
+    a.status === b.status &&
+    a.activeForm === b.activeForm &&
+    a.owner === b.owner &&
+    (a.blockedBy ?? []).join('\n') === (b.blockedBy ?? []).join('\n')
   );
 }

@@ -11,10 +11,12 @@ import type { PlanProblem } from '../../common/plan/validate';
 
 export type Proposal = ProposedPlanItem[] | null;
 
+/** Every field of every item, what each waits for and who owns it included: an edit changes only what the person changed. */
 function proposed(items: readonly PlanItem[]): ProposedPlanItem[] {
   return items.map((item) => {
-    const copy: ProposedPlanItem = { id: item.id, content: item.content, status: item.status };
+    const copy: ProposedPlanItem = { id: item.id, content: item.content, status: item.status, blockedBy: [...(item.blockedBy ?? [])] };
     if (item.activeForm !== undefined) copy.activeForm = item.activeForm;
+    if (item.owner !== undefined) copy.owner = item.owner;
     return copy;
   });
 }
@@ -23,9 +25,24 @@ export function addItem(items: readonly PlanItem[], content: string): Proposal {
   return [...proposed(items), { content, status: 'pending' }];
 }
 
+/** Removes a step; the steps that waited for it no longer do. */
 export function deleteItem(items: readonly PlanItem[], id: string): Proposal {
   if (!items.some((item) => item.id === id)) return null;
-  return proposed(items.filter((item) => item.id !== id));
+  return proposed(items.filter((item) => item.id !== id)).map((item) => ({ ...item, blockedBy: item.blockedBy?.filter((other) => other !== id) }));
+}
+
+/** `id` waits for `on` from now on; null when it already does. */
+export function addDependency(items: readonly PlanItem[], id: string, on: string): Proposal {
+  const target = items.find((item) => item.id === id);
+  if (!target || target.blockedBy?.includes(on)) return null;
+  return proposed(items).map((item) => (item.id === id ? { ...item, blockedBy: [...(item.blockedBy ?? []), on] } : item));
+}
+
+/** `id` no longer waits for `on`; null when it did not. */
+export function removeDependency(items: readonly PlanItem[], id: string, on: string): Proposal {
+  const target = items.find((item) => item.id === id);
+  if (!target?.blockedBy?.includes(on)) return null;
+  return proposed(items).map((item) => (item.id === id ? { ...item, blockedBy: item.blockedBy?.filter((other) => other !== on) } : item));
 }
 
 export function rewordItem(items: readonly PlanItem[], id: string, content: string): Proposal {
@@ -111,6 +128,29 @@ export function placeProblems(sent: readonly ProposedPlanItem[], problems: reado
  * was: the validator, which does not know who changed what, marks the later ones in list order.
  */
 export function aboutTheChangedStep<P extends ProblemToPlace>(problems: readonly P[], sent: readonly ProposedPlanItem[], stored: readonly PlanItem[]): P[] {
+  return besideTheStepThatClosedTheCycle(inProgressBesideTheChangedStep(problems, sent, stored), sent, stored);
+}
+
+/**
+ * A cycle is one problem beside each of its steps; the board shows it beside the step whose
+ * dependencies the person changed, when that step is on the cycle.
+ */
+function besideTheStepThatClosedTheCycle<P extends ProblemToPlace>(
+  problems: readonly P[],
+  sent: readonly ProposedPlanItem[],
+  stored: readonly PlanItem[],
+): P[] {
+  const dependenciesChanged = (index: number | null) => {
+    const item = index === null ? undefined : sent[index];
+    const old = stored.find((other) => other.id === item?.id);
+    return item !== undefined && (old === undefined || (old.blockedBy ?? []).join('\n') !== (item.blockedBy ?? []).join('\n'));
+  };
+  const cycles = problems.filter((problem) => problem.code === 'dependency_cycle');
+  if (!cycles.some((problem) => dependenciesChanged(problem.index))) return [...problems];
+  return problems.filter((problem) => problem.code !== 'dependency_cycle' || dependenciesChanged(problem.index));
+}
+
+function inProgressBesideTheChangedStep<P extends ProblemToPlace>(problems: readonly P[], sent: readonly ProposedPlanItem[], stored: readonly PlanItem[]): P[] {
   const several = problems.filter((problem) => problem.code === 'several_in_progress');
   if (several.length === 0) return [...problems];
   const wasInProgress = (item: ProposedPlanItem) => stored.some((old) => old.id === item.id && old.status === 'in_progress');
@@ -159,6 +199,20 @@ export function undoOverride(items: readonly PlanItem[], override: PlanOverride)
 export function insertAt(items: readonly PlanItem[], step: ProposedPlanItem, index: number): Proposal {
   const list = proposed(items);
   list.splice(Math.max(0, Math.min(list.length, index)), 0, step);
+  return list;
+}
+
+/**
+ * The undo of a delete: the step back at its old position (clamped), waiting for what it waited
+ * for, and the steps that waited for it waiting again; steps removed since are left out.
+ */
+export function restoreDeleted(items: readonly PlanItem[], step: PlanItem, index: number, dependents: readonly string[]): Proposal {
+  const present = new Set(items.map((item) => item.id));
+  const back: ProposedPlanItem = { ...proposed([step])[0]!, blockedBy: (step.blockedBy ?? []).filter((id) => present.has(id)) };
+  const list = proposed(items).map((item) =>
+    dependents.includes(item.id ?? '') && !item.blockedBy?.includes(step.id) ? { ...item, blockedBy: [...(item.blockedBy ?? []), step.id] } : item,
+  );
+  list.splice(Math.max(0, Math.min(list.length, index)), 0, back);
   return list;
 }
 

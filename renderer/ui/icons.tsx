@@ -77,6 +77,15 @@ export function GripIcon() {
   );
 }
 
+/** A step waiting for others: two linked rings. */
+export function LinkIcon({ size = 16 }: { size?: number }) {
+  return (
+    <svg {...base} width={size} height={size}>
+      <path d="M6.8 9.2a2.6 2.6 0 0 0 3.7 0l2-2a2.6 2.6 0 0 0-3.7-3.7l-.7.7M9.2 6.8a2.6 2.6 0 0 0-3.7 0l-2 2a2.6 2.6 0 0 0 3.7 3.7l.7-.7" {...stroke} />
+    </svg>
+  );
+}
+
 export function PlusIcon() {
   return (
     <svg {...base}>

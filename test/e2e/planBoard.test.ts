@@ -249,8 +249,8 @@ describe('plan board (keel web)', () => {
     expect(await stepTexts(page)).toEqual([READ, WRITE, RUN, 'Check with the keyboard']);
     expect((await focused()).label).toBe('New step');
 
-    // Back to the new step's text: Delete, Move up (Move down is disabled), Status, text.
-    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
+    // Back to the new step's text: Delete, Move up (Move down is disabled), Waits for…, Status, text.
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+Tab');
     expect(await focused()).toEqual({ label: 'Check with the keyboard', visible: true });
 
     // F2 rewords; Escape cancels, Enter saves.
@@ -281,6 +281,7 @@ describe('plan board (keel web)', () => {
 
     // The Move down button, by Tab and Enter.
     await page.keyboard.press('Tab'); // status
+    await page.keyboard.press('Tab'); // waits for…
     await page.keyboard.press('Tab'); // move up
     await page.keyboard.press('Tab'); // move down
     expect((await focused()).label).toBe('Move "Check the board by keyboard" down');

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { diffPlans, type PlanChange } from '../../../common/plan/diff';
-import type { PlanStatus } from '../../../common/plan/types';
+import { MAIN_OWNER, type PlanStatus } from '../../../common/plan/types';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { StatusIcon } from '../../ui/icons';
 import { plural } from '../plural';
@@ -104,5 +104,15 @@ function changeText(change: PlanChange, t: Translate): string {
       return t('chat.plan.moved', { content: change.item.content, to: change.to + 1 });
     case 'status':
       return t('chat.plan.status', { content: change.item.content, from: statusName(change.from, t), to: statusName(change.to, t) });
+    case 'blocked_by': {
+      const ids = (list: readonly string[]) => list.map((id) => `#${id}`).join(', ');
+      const content = change.item.content;
+      return [
+        ...(change.added.length > 0 ? [t('chat.plan.waitsFor', { content, ids: ids(change.added) })] : []),
+        ...(change.removed.length > 0 ? [t('chat.plan.waitsNoLonger', { content, ids: ids(change.removed) })] : []),
+      ].join(' · ');
+    }
+    case 'owner':
+      return t('chat.plan.owner', { content: change.item.content, owner: change.to === MAIN_OWNER ? t('chat.plan.mainAgent') : change.to });
   }
 }

@@ -143,6 +143,10 @@ export const chat = {
   'chat.plan.reworded': 'Reworded “{from}” to “{to}”',
   'chat.plan.moved': 'Moved “{content}” to position {to}',
   'chat.plan.status': '“{content}”: {from} → {to}',
+  'chat.plan.waitsFor': '“{content}” now waits for {ids}',
+  'chat.plan.waitsNoLonger': '“{content}” no longer waits for {ids}',
+  'chat.plan.owner': '“{content}”: now worked by {owner}',
+  'chat.plan.mainAgent': 'the main agent',
 
   'chat.notice.reminder': 'Keel reminded the agent to update its plan',
   'chat.notice.gate': 'Keel asked the agent to finish the open steps of its plan',

@@ -144,6 +144,10 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.plan.reworded': '把“{from}”改为“{to}”',
   'chat.plan.moved': '把“{content}”移到第 {to} 位',
   'chat.plan.status': '“{content}”：{from} → {to}',
+  'chat.plan.waitsFor': '“{content}”现在要等 {ids}',
+  'chat.plan.waitsNoLonger': '“{content}”不再等 {ids}',
+  'chat.plan.owner': '“{content}”：现在由 {owner} 负责',
+  'chat.plan.mainAgent': '主智能体',
 
   'chat.notice.reminder': 'Keel 提醒智能体更新计划',
   'chat.notice.gate': 'Keel 要求智能体完成计划中未完成的步骤',

@@ -88,7 +88,7 @@ describe('a long task against a small context window', () => {
     const head = JSON.stringify(afterSummary.body.messages[0]);
     expect(head).toContain(SUMMARY.slice(0, 30));
     expect(head).toContain('read big.txt again and again');
-    expect(head).toMatch(/\[(>|x)\] Read big\.txt in parts/);
+    expect(head).toMatch(/\[(>|x)\] #\d+ Read big\.txt in parts/);
 
     const plan = harness.core.currentSession!.plan;
     expect(plan.items.map((i) => [i.content, i.status])).toEqual(PLAN.map((c) => [c, 'completed']));

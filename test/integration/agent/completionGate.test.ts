@@ -34,7 +34,7 @@ describe('the completion gate', () => {
     const message = lastText(nudge);
     expect(message).toContain('2 plan items are still open');
     const listed = message.split('\n').filter((line) => line.startsWith('- ['));
-    expect(listed).toEqual(['- [>] Write the fix', '- [ ] Run the tests']);
+    expect(listed).toEqual(['- [>] #2 Write the fix', '- [ ] #3 Run the tests']);
     expect(message).not.toContain('Read the code');
     expect(harness.events.filter((e) => e.type === 'notice' && e.kind === 'gate')).toHaveLength(1);
   });
@@ -103,8 +103,8 @@ describe('the completion gate', () => {
     expect(blocks[0]).toEqual({ type: 'text', text: 'what is 2 + 2?' });
     const status = blocks.find((b) => b.type === 'text' && b.text.startsWith('<plan-status>'));
     expect(status).toBeDefined();
-    expect(textOf([status!])).toContain('[>] Write the fix');
-    expect(textOf([status!])).toContain('[ ] Run the tests');
+    expect(textOf([status!])).toContain('[>] #2 Write the fix');
+    expect(textOf([status!])).toContain('[ ] #3 Run the tests');
     // The unrelated answer ended the task; the earlier plan is still there, untouched.
     expect(harness.events.filter((e) => e.type === 'task_finished').at(-1)).toMatchObject({ outcome: 'done' });
     expect(harness.core.currentSession!.plan.items.map((i) => i.status)).toEqual(['completed', 'in_progress', 'pending']);

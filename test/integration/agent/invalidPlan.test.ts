@@ -79,7 +79,7 @@ describe('the model sends an invalid plan', () => {
       // The corrected plan went through and was read back.
       const [accepted] = toolResults(harness.server.requests[3] as ScriptedRequest);
       expect(accepted?.is_error).toBeUndefined();
-      expect(toolResultText(accepted!)).toBe('[x] Read the code\n[x] Write the fix\n[x] Run the tests\n\n(3/3 completed)');
+      expect(toolResultText(accepted!)).toBe('[x] #1 Read the code\n[x] #2 Write the fix\n[x] #3 Run the tests\n\n(3/3 completed)');
       const plan = harness.core.currentSession!.plan;
       expect(plan.history.map((v) => v.version)).toEqual([1, 2]);
       expect(plan.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);

@@ -40,7 +40,7 @@ describe('a planned task, end to end through the real SDK', () => {
     const second = harness.server.requests[1]!;
     const [first] = toolResults(second);
     expect(toolResultText(first!)).toBe(
-      '[>] Read the existing code (reading the code)\n[ ] Write hello.py\n[ ] Run it and check the output\n\n(0/3 completed)',
+      '[>] #1 Read the existing code (reading the code)\n[ ] #2 Write hello.py\n[ ] #3 Run it and check the output\n\n(0/3 completed)',
     );
     const plan = harness.core.currentSession!.plan;
     expect(plan.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);

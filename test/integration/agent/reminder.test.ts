@@ -57,7 +57,7 @@ describe('the plan reminder', () => {
       expect(reminder).toHaveLength(1);
       expect(blocks.indexOf(reminder[0]!)).toBeGreaterThan(blocks.findLastIndex((b) => b.type === 'tool_result'));
       expect(reminder[0]!.text).toContain('You have not updated the plan for');
-      expect(reminder[0]!.text).toContain('[>] Read the code');
+      expect(reminder[0]!.text).toContain('[>] #1 Read the code');
     }
     expect(harness.events.filter((e) => e.type === 'notice' && e.kind === 'reminder')).toHaveLength(2);
   });

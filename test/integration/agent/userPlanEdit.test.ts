@@ -98,7 +98,9 @@ describe("the person's plan edit mid-task", () => {
     const update = planUpdateBlock(afterEdit);
     expect(update).toContain('- reworded "Write the fix" to "Write the fix and a regression test"');
     expect(update).toContain('- added "Update the changelog" (pending) at position 4');
-    expect(update).toContain('[>] Read the code\n[ ] Write the fix and a regression test\n[ ] Run the tests\n[ ] Update the changelog\n\n(0/4 completed)');
+    expect(update).toContain(
+      '[>] #1 Read the code\n[ ] #2 Write the fix and a regression test\n[ ] #3 Run the tests\n[ ] #new Update the changelog\n\n(0/4 completed)',
+    );
     expect(harness.events.some((e) => e.type === 'notice' && e.kind === 'plan_update')).toBe(true);
 
     // Told once: the next request does not repeat it, and the model's todo based on it went through.
@@ -154,7 +156,7 @@ describe("the person's plan edit mid-task", () => {
     expect(said).toContain('the person edited the plan');
     expect(said).toContain('- reworded "Write the fix" to "Write the fix and a regression test"');
     expect(said).toContain('- added "Update the changelog" (pending) at position 4');
-    expect(said).toContain('[>] Read the code\n[ ] Write the fix and a regression test\n[ ] Run the tests\n[ ] Update the changelog');
+    expect(said).toContain('[>] #1 Read the code\n[ ] #2 Write the fix and a regression test\n[ ] #3 Run the tests\n[ ] #new Update the changelog');
 
     const plan = harness.core.currentSession!.plan;
     // The refused call stored nothing: version 2 is the person's, version 3 the model's next, accepted call.

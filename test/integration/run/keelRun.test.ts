@@ -133,9 +133,9 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(out).toContain('I will plan this first.');
     expect(out).toContain('hello.py prints hello.');
     expect(out).toContain('── Plan (0/2 done, changed by agent) ──');
-    expect(out).toContain('[>] Write hello.py (writing hello.py)');
+    expect(out).toContain('[>] #1 Write hello.py (writing hello.py)');
     expect(out).toContain('── Plan (2/2 done, changed by agent) ──');
-    expect(out).toContain('[x] Run it and check the output');
+    expect(out).toContain('[x] #2 Run it and check the output');
     expect(out).toContain('✓ Done.');
     expect(s.errors).toEqual([]);
     expect(s.requests).toHaveLength(3);
@@ -198,8 +198,8 @@ describe('keel run', { timeout: 120_000 }, () => {
     const { code } = await exitOf(child);
     expect(code, child.stderr()).toBe(3);
     expect(child.stdout()).toContain('Stopped with an unfinished plan');
-    expect(child.stdout()).toContain('[ ] Write hello.py');
-    expect(child.stdout()).toContain('[ ] Run it and check the output');
+    expect(child.stdout()).toContain('[>] #1 Write hello.py');
+    expect(child.stdout()).toContain('[ ] #2 Run it and check the output');
     expect(s.requests).toHaveLength(4);
   });
 
@@ -269,7 +269,7 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(results.map((r) => r.tool_use_id)).toEqual(uses.map((u) => u.id));
     expect(textOf(messages.at(-1))).toContain('continue');
     // The plan it left unfinished was restored and shown.
-    expect(textOf(messages.at(-1))).toContain('[>] Write hello.py');
+    expect(textOf(messages.at(-1))).toContain('[>] #1 Write hello.py');
   });
 
   it('resumes a session whose process was killed while a command ran, answering the interrupted tool call', async (context) => {

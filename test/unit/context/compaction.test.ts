@@ -88,7 +88,8 @@ describe('stage 2: the summarised history', () => {
       task: 'fix the bug',
       plan: [
         { id: 'a', content: 'Find the bug', status: 'completed' },
-        { id: 'b', content: 'Fix it', status: 'in_progress', activeForm: 'fixing it' },
+        { id: 'b', content: 'Fix it', status: 'in_progress', activeForm: 'fixing it', blockedBy: ['a'] },
+        { id: 'c', content: 'Test the fix', status: 'pending', blockedBy: ['b'] },
       ],
       summarizedMessages: keptFrom,
     });
@@ -97,7 +98,8 @@ describe('stage 2: the summarised history', () => {
     const headText = JSON.stringify(next[0]);
     expect(headText).toContain('SUMMARY TEXT');
     expect(headText).toContain('fix the bug');
-    expect(headText).toContain('[x] Find the bug\\n[>] Fix it (fixing it)');
+    // The whole graph: ids, what waits for what, and what is ready.
+    expect(headText).toContain('[x] #a Find the bug\\n[>] #b Fix it (fixing it; after #a)\\n[ ] #c Test the fix (blocked by #b)');
     // Replaying the record on the same messages gives the same view (resume).
     expect(applyCompactionRecord(messages, { cleared: [], keptFrom, head })).toEqual(next);
   });

@@ -62,11 +62,11 @@ describe('renderPlanChanges', () => {
     const after = [item('d', 'Report'), item('a', 'Read all', 'completed'), item('c', 'Test'), item('x', 'Lint')];
     expect(renderPlanChanges(diffPlans(abcd, after))).toBe(
       [
-        '- removed "Write"',
-        '- moved "Report" from position 4 to 1',
-        '- reworded "Read" to "Read all"',
-        '- "Read all": pending → completed',
-        '- added "Lint" (pending) at position 4',
+        '- removed "Write" (#b)',
+        '- moved "Report" from position 4 to 1 (#d)',
+        '- reworded "Read" to "Read all" (#a)',
+        '- "Read all": pending → completed (#a)',
+        '- added "Lint" (pending) at position 4, as #x',
       ].join('\n'),
     );
   });

@@ -11,7 +11,9 @@ const helloPlan: PlanItem[] = [
 
 describe('renderPlan', () => {
   it('renders exactly the format in docs/plan-rules.md', () => {
-    expect(renderPlan(helloPlan)).toBe('[x] Read the existing code\n[>] Write hello.py (writing hello.py)\n[ ] Run it and check the output\n\n(1/3 completed)');
+    expect(renderPlan(helloPlan)).toBe(
+      '[x] #1 Read the existing code\n[>] #2 Write hello.py (writing hello.py)\n[ ] #3 Run it and check the output\n\n(1/3 completed)',
+    );
   });
 
   it('shows activeForm only for the item in progress', () => {
@@ -22,7 +24,7 @@ describe('renderPlan', () => {
   });
 
   it('shows an in-progress item without activeForm as its content alone', () => {
-    expect(renderPlan([{ id: '1', content: 'Write hello.py', status: 'in_progress' }])).toBe('[>] Write hello.py\n\n(0/1 completed)');
+    expect(renderPlan([{ id: '1', content: 'Write hello.py', status: 'in_progress' }])).toBe('[>] #1 Write hello.py\n\n(0/1 completed)');
   });
 
   it('says so when the plan is empty', () => {
@@ -34,7 +36,7 @@ describe('renderPlan', () => {
       { id: '1', content: '阅读现有代码', status: 'completed' },
       { id: '2', content: '编写 hello.py', status: 'in_progress', activeForm: '正在编写 hello.py' },
     ];
-    expect(renderPlan(plan)).toBe('[x] 阅读现有代码\n[>] 编写 hello.py (正在编写 hello.py)\n\n(1/2 completed)');
+    expect(renderPlan(plan)).toBe('[x] #1 阅读现有代码\n[>] #2 编写 hello.py (正在编写 hello.py)\n\n(1/2 completed)');
   });
 
   it('counts every completed item', () => {

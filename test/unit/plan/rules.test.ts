@@ -76,7 +76,7 @@ describe('completion gate', () => {
     expect(decision.kind).toBe('continue');
     if (decision.kind !== 'continue') return;
     expect(decision.message).toContain('2 plan items are still open');
-    expect(decision.message).toContain('- [>] Write hello.py\n- [ ] Run it and check the output\n');
+    expect(decision.message).toContain('- [>] #2 Write hello.py (writing hello.py)\n- [ ] #3 Run it and check the output\n');
     expect(decision.message).not.toContain('Read the existing code');
     expect(decision.message).toContain('update the plan with the todo tool');
   });

@@ -37,7 +37,7 @@ describe('the todo tool definition', () => {
     expect(items.items.properties.content!.type).toBe('string');
     expect(items.items.properties.status!.enum).toEqual(['pending', 'in_progress', 'completed']);
     expect(items.items.required).toEqual(expect.arrayContaining(['content', 'status']));
-    expect(Object.keys(items.items.properties).sort()).toEqual(['activeForm', 'content', 'id', 'status']);
+    expect(Object.keys(items.items.properties).sort()).toEqual(['activeForm', 'blockedBy', 'content', 'id', 'status']);
   });
 });
 
@@ -46,7 +46,7 @@ describe('runTodoTool', () => {
     const store = new PlanStore();
     const outcome = runTodoTool(store, hello, 0);
     expect(outcome).toEqual({
-      content: '[x] Read the existing code\n[>] Write hello.py (writing hello.py)\n[ ] Run it and check the output\n\n(1/3 completed)',
+      content: '[x] #1 Read the existing code\n[>] #2 Write hello.py (writing hello.py)\n[ ] #3 Run it and check the output\n\n(1/3 completed)',
       isError: false,
       seenVersion: 1,
     });

@@ -170,8 +170,9 @@ describe('shape of the proposal', () => {
     expect(message).toContain('Item 2 repeats the id "a" of item 1');
   });
 
-  it('refuses an id that is neither a non-empty string nor a whole number', () => {
-    expect(refusal(validatePlan([{ id: '  ', content: 'A' }]))).toContain('Item 1: id must be a non-empty string');
+  it('refuses an id that is neither a short id nor a whole number', () => {
+    expect(refusal(validatePlan([{ id: '  ', content: 'A' }]))).toContain('Item 1: id "" is not a short id');
+    expect(refusal(validatePlan([{ id: 'write the tests', content: 'A' }]))).toContain('Item 1: id "write the tests" is not a short id');
     expect(accepted(validatePlan([{ id: 5, content: 'A' }]))[0]!.id).toBe('5');
   });
 });
