@@ -5,9 +5,9 @@ import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEven
 import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
-import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
-import { shellKindFor } from './shellWords';
-import { previewFileChange } from './changePreview';
+import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from '../approvals/approvals';
+import { shellKindFor } from '../approvals/shellWords';
+import { previewFileChange } from '../approvals/changePreview';
 import { unfinishedItems } from '../../common/plan/render';
 import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
 import { completionGate } from '../../common/plan/rules';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalMode } from '../../../common/approvals';
-import { judgeCommand, needsApproval, sessionRuleFor, type ApprovalContext } from '../../../main/agent/approvals';
+import { judgeCommand, needsApproval, sessionRuleFor, type ApprovalContext } from '../../../main/approvals/approvals';
 
 // The approval parser on its own: what a command line runs and writes, in bash and in PowerShell.
 

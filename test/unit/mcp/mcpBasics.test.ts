@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsApproval, sessionRuleFor } from '../../../main/agent/approvals';
+import { needsApproval, sessionRuleFor } from '../../../main/approvals/approvals';
 import { parseServers } from '../../../main/mcp/mcpConfig';
 import { MCP_MAX_TEXT_BYTES, mcpShownText, toToolResult } from '../../../main/mcp/mcpResult';
 import { expandVariables } from '../../../main/mcp/expandVariables';
