@@ -14,5 +14,9 @@ export const ErrorCodes = {
   keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',
+  /** The network policy refused a host (details: NetworkRefusalDetails in main/network/refusals.ts). */
+  networkRefused: 'network_refused',
+  /** A host could not be reached: no such name, refused, timed out (details: host, error). */
+  networkError: 'network_error',
   internal: 'internal',
 } as const;
