@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
+import type { TaskErrorCode } from '../../common/errorCodes';
 import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
@@ -71,6 +72,8 @@ export interface TaskResult {
   taskId: string;
   outcome: TaskOutcome;
   message?: string;
+  /** With `error`: why, for whoever branches on it (the message is main's English). */
+  errorCode?: TaskErrorCode;
 }
 
 type Listener = (event: AgentEvent) => void;
@@ -205,7 +208,8 @@ export class Agent {
     try {
       result = await this.loop(taskId, text, controller.signal, blocks);
     } catch (error) {
-      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+      const errorCode = error instanceof ModelError ? error.code : 'internal';
+      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error), errorCode };
     } finally {
       this.controller = null;
     }
@@ -219,7 +223,14 @@ export class Agent {
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
     const openSteps = unfinishedItems(session.plan.items).length;
-    session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
+    session.recordTask({
+      event: 'end',
+      taskId,
+      outcome: result.outcome,
+      openSteps,
+      ...(result.message ? { message: result.message } : {}),
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     this.options.changes?.taskEnded(taskId);
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
@@ -307,9 +318,9 @@ export class Agent {
               }
               const madeRoom = this.context.lastResort(settings, text);
               this.emitContext(settings);
-              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom), errorCode: 'too_long' };
             }
-            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message, errorCode: error.code };
             throw error;
           }
         }
@@ -343,7 +354,12 @@ export class Agent {
 
         if (response.stop_reason === 'max_tokens') {
           if (++maxTokenContinues > MAX_TOKENS_CONTINUES) {
-            return { taskId, outcome: 'error', message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1) };
+            return {
+              taskId,
+              outcome: 'error',
+              message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1),
+              errorCode: 'max_tokens',
+            };
           }
           pending = [{ type: 'text', text: MAX_TOKENS_CONTINUE }];
           this.notice('max_tokens', MAX_TOKENS_CONTINUE);

@@ -211,6 +211,8 @@ export const chat = {
   'chat.error.overloadedHelp': 'It answered with an overload or rate limit. Wait a moment and try again.',
   'chat.error.maxTokens': 'The answer was too long',
   'chat.error.maxTokensHelp': 'Raise “max tokens” in Settings, or ask for a smaller step.',
+  'chat.error.tooLong': 'The conversation is too long for the model',
+  'chat.error.tooLongHelp': 'Keel made as much room as it could. Send your message again, or start a new session.',
   'chat.error.badRequest': 'The API rejected the request',
   'chat.error.badRequestHelp': 'The details are below. Changing the model or settings may help.',
   'chat.error.other': 'The task stopped with an error',

@@ -211,6 +211,8 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.error.overloadedHelp': '它返回了过载或限流。请稍等片刻再试。',
   'chat.error.maxTokens': '回答太长',
   'chat.error.maxTokensHelp': '请在设置中调高“最大 token 数”，或者让它分成更小的步骤。',
+  'chat.error.tooLong': '对话太长，超出了模型的上限',
+  'chat.error.tooLongHelp': 'Keel 已尽量腾出空间。请重新发送你的消息，或者新建一个会话。',
   'chat.error.badRequest': 'API 拒绝了请求',
   'chat.error.badRequestHelp': '详情见下方。更换模型或调整设置可能会有帮助。',
   'chat.error.other': '任务因错误而停止',
