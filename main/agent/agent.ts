@@ -215,6 +215,8 @@ export class Agent {
     const openSteps = unfinishedItems(session.plan.items).length;
     session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
     this.options.changes?.taskEnded(taskId);
+    // A stopped or failed task is usually continued: the person's steps stay theirs until one is done.
+    if (result.outcome === 'done') session.plan.endTask();
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
       stopped_unfinished: 'stopped_unfinished',
