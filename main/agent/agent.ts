@@ -232,6 +232,8 @@ export class Agent {
       ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     });
     this.options.changes?.taskEnded(taskId);
+    // A stopped or failed task is usually continued: the person's steps stay theirs until one is done.
+    if (result.outcome === 'done') session.plan.endTask();
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
       stopped_unfinished: 'stopped_unfinished',
