@@ -14,6 +14,10 @@ export const ErrorCodes = {
   keyStorage: 'key_storage',
   config: 'config',
   unsupported: 'unsupported',
+  /** The network policy refused a host (details: NetworkRefusalDetails in main/network/refusals.ts). */
+  networkRefused: 'network_refused',
+  /** A host could not be reached: no such name, refused, timed out (details: host, error). */
+  networkError: 'network_error',
   internal: 'internal',
   /** The request came from a window Keel did not open. */
   forbidden: 'forbidden',

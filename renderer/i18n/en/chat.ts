@@ -65,6 +65,7 @@ export const chat = {
   'chat.empty.point2': 'read and change files and run commands, asking first when you want it to;',
   'chat.empty.point3': 'take your messages and plan edits while it works. Stop it any time with Esc.',
   'chat.empty.try': 'Try for example',
+  'chat.empty.mode': 'This session starts in “{mode}”. {description}. You can change it in the status bar.',
   'chat.empty.noFolder': 'Each folder keeps its own sessions, plan and history.',
   'chat.empty.example1': 'Add a README that explains what this project does and how to run it.',
   'chat.empty.example2': 'Find the TODO comments in this folder and make a plan to resolve them.',

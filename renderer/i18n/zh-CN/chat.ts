@@ -66,6 +66,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.empty.point2': '读取和修改文件、运行命令，需要时先征求你的同意；',
   'chat.empty.point3': '工作时随时接收你的消息和计划修改。按 Esc 随时停止。',
   'chat.empty.try': '可以试试',
+  'chat.empty.mode': '此会话以“{mode}”开始。{description}。可以在状态栏中更改。',
   'chat.empty.noFolder': '每个文件夹都有自己的会话、计划和历史。',
   'chat.empty.example1': '添加一个 README，说明这个项目是做什么的、怎么运行。',
   'chat.empty.example2': '找出这个文件夹里的 TODO 注释，并制定解决它们的计划。',
