@@ -33,6 +33,7 @@ type SearchInput = z.output<typeof inputSchema>;
 
 export const searchTextTool: Tool<typeof inputSchema> = {
   name: 'search_text',
+  kind: 'read',
   description: [
     'Search the text files of the workspace for lines matching a regular expression (JavaScript syntax).',
     'Returns one line per match: `path:line: text`, path relative to the workspace, in path order; long lines are shortened around the match.',
