@@ -30,6 +30,11 @@ export const SettingsFileSchema = z
     mcpServers: z.record(z.string(), z.unknown()).optional(),
     /** MCP tools and servers the person allowed always: `tool:mcp__<server>__<tool>`, `mcp:<server>`. */
     mcpAlwaysAllow: z.array(z.string()).optional(),
+    /** Hosts the agent may reach without asking, private addresses included (KEEL_NETWORK_ALLOW adds more). */
+    network: z
+      .object({ allow: z.array(z.string().max(300)).max(1000).optional() })
+      .strict()
+      .optional(),
     /** Whether agent commands run in the OS sandbox (KEEL_SANDBOX wins): see main/sandbox. */
     sandbox: SandboxSettingSchema.optional(),
   })
