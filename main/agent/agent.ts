@@ -25,6 +25,7 @@ import { isContextOverflow } from './compaction/contextTracker';
 import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import { createTodoTool } from './sessionTodoTool';
+import type { CommandSandbox } from '../tools/types';
 import { resultPictures, runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
 import {
@@ -61,6 +62,10 @@ export interface AgentOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
+  /** The workspace's OS sandbox for commands; absent: commands are not confined. */
+  sandbox?: CommandSandbox;
+  /** Paths no tool may read (see sandbox/secretPaths). */
+  secrets?: readonly string[];
 }
 
 export interface QueuedMessage {
@@ -408,6 +413,9 @@ export class Agent {
         const live = new LiveOutput((chunk, skipped) => this.emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
         result = await runToolCall(tools, call, {
           workspace: session.workspace,
+          sessionId: session.id,
+          sandbox: this.options.sandbox,
+          secrets: this.options.secrets,
           signal,
           onOutput: (chunk) => live.push(chunk),
           beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,

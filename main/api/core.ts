@@ -30,6 +30,12 @@ import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
 import { McpManager } from '../mcp/mcpManager';
 import { readSettingsFile, settingsPath } from '../settings/modelSettings';
 import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
+import { homedir } from 'node:os';
+import type { SandboxSetting } from '../../common/sandbox';
+import { sweepLeftovers } from '../sandbox/leftovers';
+import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
+import { secretPaths } from '../sandbox/secretPaths';
+import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -48,6 +54,7 @@ export class KeelCore implements HandlerContext {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
+  private sandbox: WorkspaceSandbox | null = null;
   private readonly listeners = new Set<EventListener>();
   private readonly terminalOutputListeners = new Set<TerminalOutputListener>();
   private unsubscribeSession: (() => void) | null = null;
@@ -106,13 +113,23 @@ export class KeelCore implements HandlerContext {
     void this.imageCleanup.sweep();
     // Saved copies of files of sessions deleted just before a crash, or by a Keel that kept them.
     void this.changeCleanup.sweep();
+    // Placeholder files and bridge processes a crashed Keel's sandbox left behind.
+    await sweepLeftovers(this.options.dataDir).then(
+      (swept) => {
+        if (swept.placeholders.length + swept.processes.length > 0)
+          this.options.log?.(
+            `sandbox: removed ${swept.placeholders.length} placeholder file(s) and ${swept.processes.length} process(es) left by an earlier run`,
+          );
+      },
+      (error: unknown) => this.options.log?.(`warning: could not sweep the sandbox's leftovers: ${(error as Error).message}`),
+    );
   }
 
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
     this.imageCleanup.dispose();
-    await Promise.all([this.terminals.dispose(), this.mcp.dispose()]);
+    await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose()]);
     this.session?.close();
   }
 
@@ -178,6 +195,8 @@ export class KeelCore implements HandlerContext {
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
+      sandbox: this.sandboxFor(session.workspace),
+      secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
     });
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
@@ -196,6 +215,30 @@ export class KeelCore implements HandlerContext {
     this.emit('plan.changed', snapshot(session.plan));
     this.emit('changes.changed', {});
     return ok(info);
+  }
+
+  /** The open workspace's sandbox: kept while the folder stays open, started (checked) at once. */
+  private sandboxFor(workspace: string): WorkspaceSandbox {
+    if (this.sandbox?.workspace === workspace) return this.sandbox;
+    void this.sandbox?.dispose();
+    let setting: SandboxSetting;
+    try {
+      setting = resolveSandboxSetting(readSettingsFile(this.options.dataDir).sandbox, this.options.settingsEnv ?? process.env);
+    } catch (error) {
+      // A value Keel does not understand must not leave commands unconfined: it asks for the sandbox.
+      this.options.log?.(`warning: ${(error as Error).message} Using "required".`);
+      setting = 'required';
+    }
+    const sandbox = new WorkspaceSandbox({ workspace, dataDir: this.options.dataDir, setting, log: this.options.log });
+    this.sandbox = sandbox;
+    void sandbox.start().then((status) => {
+      if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
+    });
+    return sandbox;
+  }
+
+  get currentSandbox(): WorkspaceSandbox | null {
+    return this.sandbox;
   }
 
   /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
