@@ -3,6 +3,8 @@ import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
 import type { ApprovalMode } from '../../common/approvals';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
@@ -73,8 +75,6 @@ export interface TaskResult {
   message?: string;
 }
 
-type Listener = (event: AgentEvent) => void;
-
 /**
  * The agent loop: one task is what one message from the person starts. Each round streams the
  * model's answer, runs its tool calls, and answers them in ONE user message whose content starts
@@ -82,7 +82,7 @@ type Listener = (event: AgentEvent) => void;
  * The plan rules of docs/plan-rules.md are decided by the pure functions in common/plan/rules.ts.
  */
 export class Agent {
-  private readonly listeners = new Set<Listener>();
+  private readonly events = new Emitter<[AgentEvent]>();
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';
@@ -116,13 +116,12 @@ export class Agent {
     return this.controller !== null;
   }
 
-  on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on(listener: (event: AgentEvent) => void): Disposable {
+    return this.events.on(listener);
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.fire(event);
   }
 
   private setState(state: AgentState): void {
