@@ -4,6 +4,7 @@ import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEven
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import type { Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
+import type { TaskErrorCode } from '../../common/errorCodes';
 import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
 import { unfinishedItems } from '../../common/plan/render';
 import { completionGate } from '../../common/plan/rules';
@@ -36,6 +37,8 @@ export interface TaskResult {
   taskId: string;
   outcome: TaskOutcome;
   message?: string;
+  /** With `error`: why, for whoever branches on it (the message is main's English). */
+  errorCode?: TaskErrorCode;
 }
 
 /**
@@ -159,7 +162,8 @@ export class Agent {
     try {
       result = await this.loop(taskId, text, controller.signal, blocks);
     } catch (error) {
-      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+      const errorCode = error instanceof ModelError ? error.code : 'internal';
+      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error), errorCode };
     } finally {
       this.controller = null;
     }
@@ -170,8 +174,17 @@ export class Agent {
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
     const openSteps = unfinishedItems(session.plan.items).length;
-    session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
+    session.recordTask({
+      event: 'end',
+      taskId,
+      outcome: result.outcome,
+      openSteps,
+      ...(result.message ? { message: result.message } : {}),
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     this.options.changes?.taskEnded(taskId);
+    // A stopped or failed task is usually continued: the person's steps stay theirs until one is done.
+    if (result.outcome === 'done') session.plan.endTask();
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
       stopped_unfinished: 'stopped_unfinished',
@@ -258,9 +271,9 @@ export class Agent {
               }
               const madeRoom = this.context.lastResort(settings, text);
               this.emitContext(settings);
-              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom), errorCode: 'too_long' };
             }
-            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message, errorCode: error.code };
             throw error;
           }
         }
@@ -302,7 +315,12 @@ export class Agent {
 
         if (response.stop_reason === 'max_tokens') {
           if (++maxTokenContinues > MAX_TOKENS_CONTINUES) {
-            return { taskId, outcome: 'error', message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1) };
+            return {
+              taskId,
+              outcome: 'error',
+              message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1),
+              errorCode: 'max_tokens',
+            };
           }
           pending = [{ type: 'text', text: MAX_TOKENS_CONTINUE }];
           this.notice('max_tokens', MAX_TOKENS_CONTINUE);

@@ -1,5 +1,5 @@
 import { diffPlans, type PlanChange } from '../../common/plan/diff';
-import { overridesOfLastUserEdit } from '../../common/plan/overrides';
+import { overridesOfPersonEdits } from '../../common/plan/overrides';
 import type { PlanItem, PlanSource, PlanVersion } from '../../common/plan/types';
 import { validatePlan, type PlanRefusal } from '../../common/plan/validate';
 import type { Disposable } from '../../common/disposables';
@@ -19,12 +19,24 @@ export class PlanStore {
   private readonly versions: PlanVersion[] = [];
   private readonly changed = new Emitter<[version: PlanVersion, changes: PlanChange[]]>();
   private stale = 0;
+  /** The person's edits after this version are theirs for the current task (see `startTask`). */
+  private taskFrom: number;
 
   constructor(
     history: readonly PlanVersion[] = [],
     private readonly now: () => Date = () => new Date(),
   ) {
     this.versions.push(...history);
+    // A restored session starts afresh: what the person edited in earlier tasks was settled there.
+    this.taskFrom = this.version;
+  }
+
+  /**
+   * A task ended: the person's edits up to now belong to the tasks before, and a later task's new
+   * plan is free to replace them. Edits made from now on (while idle too) belong to the next task.
+   */
+  endTask(): void {
+    this.taskFrom = this.version;
   }
 
   /** The latest version, or null before the first. */
@@ -88,8 +100,8 @@ export class PlanStore {
       items: checked.items,
       at: this.now().toISOString(),
     };
-    // Accepted, but the person is told where the agent's list undid their last edit.
-    const overrides = options.source === 'agent' ? overridesOfLastUserEdit(this.versions, checked.items) : [];
+    // Accepted, but the person is told where the agent's list undid one of their edits of this task.
+    const overrides = options.source === 'agent' ? overridesOfPersonEdits(this.versions, checked.items, this.taskFrom) : [];
     if (overrides.length > 0) version.overrides = overrides;
     this.versions.push(version);
     if (options.source === 'agent') this.stale = 0;
