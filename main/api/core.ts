@@ -2,6 +2,8 @@ import type { ApprovalMode } from '../../common/approvals';
 import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import { DisposableStore, type Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import { Agent } from '../agent/agent';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
@@ -55,9 +57,10 @@ export class KeelCore implements HandlerContext {
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
-  private readonly listeners = new Set<EventListener>();
-  private readonly terminalOutputListeners = new Set<TerminalOutputListener>();
-  private unsubscribeSession: (() => void) | null = null;
+  private readonly events: Emitter<[CoreEvent]>;
+  private readonly terminalOutput: Emitter<Parameters<TerminalOutputListener>>;
+  /** What the open session's agent, plan and changes are subscribed to. */
+  private sessionSubscriptions = new DisposableStore();
   readonly settings: SettingsService;
   readonly handlers: Handlers;
   /** The person's shells in tabs; they start in the open workspace. */
@@ -68,12 +71,14 @@ export class KeelCore implements HandlerContext {
   readonly changeCleanup: ChangeCleanup;
 
   constructor(readonly options: CoreOptions) {
+    const onListenerError = (error: unknown) =>
+      options.log ? options.log(`warning: an event listener failed: ${error instanceof Error ? error.message : String(error)}`) : console.error(error);
+    this.events = new Emitter({ onListenerError });
+    this.terminalOutput = new Emitter({ onListenerError });
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
-      output: (id, seq, data) => {
-        for (const listener of this.terminalOutputListeners) listener(id, seq, data);
-      },
+      output: (id, seq, data) => this.terminalOutput.fire(id, seq, data),
       workspace: () => this.session?.workspace ?? null,
       log: options.log,
     });
@@ -147,18 +152,16 @@ export class KeelCore implements HandlerContext {
   }
 
   /** Terminal output, as bytes: each host carries it to its windows without JSON. */
-  onTerminalOutput(listener: TerminalOutputListener): () => void {
-    this.terminalOutputListeners.add(listener);
-    return () => this.terminalOutputListeners.delete(listener);
+  onTerminalOutput(listener: TerminalOutputListener): Disposable {
+    return this.terminalOutput.on(listener);
   }
 
-  onEvent(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onEvent(listener: EventListener): Disposable {
+    return this.events.on(listener);
   }
 
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void {
-    for (const listener of this.listeners) listener({ channel: event, payload } as CoreEvent);
+    this.events.fire({ channel: event, payload } as CoreEvent);
   }
 
   openWorkspace(folder: string, options: OpenSessionOptions = {}): Result<WorkspaceInfo> {
@@ -176,7 +179,7 @@ export class KeelCore implements HandlerContext {
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
-    this.unsubscribeSession?.();
+    this.sessionSubscriptions.dispose();
     this.session?.close();
     this.session = session;
     this.changes = changes;
@@ -201,10 +204,11 @@ export class KeelCore implements HandlerContext {
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
-    const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
-    const stopAgent = agent.on((event) => this.emit('agent.event', event));
-    const stopChanges = changes.onChange(() => this.emit('changes.changed', {}));
-    this.unsubscribeSession = () => (stopPlan(), stopAgent(), stopChanges());
+    const subscriptions = new DisposableStore();
+    subscriptions.add(session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan))));
+    subscriptions.add(agent.on((event) => this.emit('agent.event', event)));
+    subscriptions.add(changes.onChange(() => this.emit('changes.changed', {})));
+    this.sessionSubscriptions = subscriptions;
     try {
       rememberFolder(this.options.dataDir, session.workspace);
     } catch (error) {
