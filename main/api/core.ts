@@ -3,6 +3,7 @@ import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/con
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { Agent } from '../agent/agent';
+import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
 import { ImageCleanup } from '../images/imageCleanup';
@@ -59,9 +60,12 @@ export class KeelCore implements HandlerContext {
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
   readonly changeCleanup: ChangeCleanup;
+  /** The endpoint's models, fetched in the background when the endpoint, key or model changes. */
+  readonly models: ModelCatalogue;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
+    this.models = new ModelCatalogue(options.log);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
       output: (id, seq, data) => {
@@ -178,7 +182,9 @@ export class KeelCore implements HandlerContext {
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
+      models: this.models,
     });
+    this.refreshModels();
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
@@ -201,6 +207,17 @@ export class KeelCore implements HandlerContext {
   /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
   approvalMode(session: WorkspaceSession): ApprovalMode {
     return this.options.headless ? 'full_auto' : (session.approvalMode ?? this.settings.view().approvalMode);
+  }
+
+  /** Asks the endpoint for its models in the background; a task waits for the answer only a moment. */
+  refreshModels(): void {
+    let settings: ModelSettings;
+    try {
+      settings = this.modelSettings();
+    } catch {
+      return; // a broken settings file is reported where it is read
+    }
+    void this.models.refresh(settings).catch(() => undefined);
   }
 
   modelSettings(): ModelSettings {

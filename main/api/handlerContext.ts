@@ -32,4 +32,6 @@ export interface HandlerContext {
   openWorkspace(folder: string, options?: OpenSessionOptions): Result<WorkspaceInfo>;
   approvalMode(session: WorkspaceSession): ApprovalMode;
   modelSettings(): ModelSettings;
+  /** The endpoint, key or model may have changed: ask for its catalogue again, in the background. */
+  refreshModels(): void;
 }
