@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
+import { SandboxSettingSchema } from '../../common/sandbox';
 import { CompactAtSchema, ContextWindowSchema, DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 import { EffortSchema, ThinkingSettingSchema, type Effort, type ThinkingSetting } from '../../common/modelCapabilities';
 
@@ -34,6 +35,13 @@ export const SettingsFileSchema = z
     mcpServers: z.record(z.string(), z.unknown()).optional(),
     /** MCP tools and servers the person allowed always: `tool:mcp__<server>__<tool>`, `mcp:<server>`. */
     mcpAlwaysAllow: z.array(z.string()).optional(),
+    /** Hosts the agent may reach without asking, private addresses included (KEEL_NETWORK_ALLOW adds more). */
+    network: z
+      .object({ allow: z.array(z.string().max(300)).max(1000).optional() })
+      .strict()
+      .optional(),
+    /** Whether agent commands run in the OS sandbox (KEEL_SANDBOX wins): see main/sandbox. */
+    sandbox: SandboxSettingSchema.optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
