@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { CommandSandbox } from '../tools/types';
+import type { ModelCatalogue } from '../models/modelCatalogue';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { AgentTool } from './toolRunner';
@@ -29,4 +30,6 @@ export interface AgentOptions {
   sandbox?: CommandSandbox;
   /** Paths no tool may read (see sandbox/secretPaths). */
   secrets?: readonly string[];
+  /** The endpoint's models: limits, thinking and effort per model (else the built-in table). */
+  models?: ModelCatalogue;
 }

@@ -5,6 +5,7 @@ import { fail, ok, type Result } from '../../common/result';
 import { DisposableStore, type Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import { Agent } from '../agent/agent';
+import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
 import { ImageCleanup } from '../images/imageCleanup';
@@ -69,6 +70,8 @@ export class KeelCore implements HandlerContext {
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
   readonly changeCleanup: ChangeCleanup;
+  /** The endpoint's models, fetched in the background when the endpoint, key or model changes. */
+  readonly models: ModelCatalogue;
 
   constructor(readonly options: CoreOptions) {
     const onListenerError = (error: unknown) =>
@@ -76,6 +79,7 @@ export class KeelCore implements HandlerContext {
     this.events = new Emitter({ onListenerError });
     this.terminalOutput = new Emitter({ onListenerError });
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
+    this.models = new ModelCatalogue(options.log);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
       output: (id, seq, data) => this.terminalOutput.fire(id, seq, data),
@@ -200,7 +204,9 @@ export class KeelCore implements HandlerContext {
       },
       sandbox: this.sandboxFor(session.workspace),
       secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
+      models: this.models,
     });
+    this.refreshModels();
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
@@ -248,6 +254,17 @@ export class KeelCore implements HandlerContext {
   /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
   approvalMode(session: WorkspaceSession): ApprovalMode {
     return this.options.headless ? 'full_auto' : (session.approvalMode ?? this.settings.view().approvalMode);
+  }
+
+  /** Asks the endpoint for its models in the background; a task waits for the answer only a moment. */
+  refreshModels(): void {
+    let settings: ModelSettings;
+    try {
+      settings = this.modelSettings();
+    } catch {
+      return; // a broken settings file is reported where it is read
+    }
+    void this.models.refresh(settings).catch(() => undefined);
   }
 
   modelSettings(): ModelSettings {
