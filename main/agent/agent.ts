@@ -12,6 +12,7 @@ import { unfinishedItems } from '../../common/plan/render';
 import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
+import type { NetworkPolicy } from '../network/networkPolicy';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { NoticeKind } from '../session/transcriptRecords';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
@@ -60,6 +61,8 @@ export interface AgentOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
+  /** What the tools may reach on the network (web_fetch); without it they reach nothing. */
+  network?: NetworkPolicy;
 }
 
 export interface QueuedMessage {
@@ -397,6 +400,7 @@ export class Agent {
         result = await runToolCall(tools, call, {
           workspace: session.workspace,
           signal,
+          network: this.options.network,
           onOutput: (chunk) => live.push(chunk),
           beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
         });

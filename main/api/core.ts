@@ -30,6 +30,7 @@ import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
 import { McpManager } from '../mcp/mcpManager';
 import { readSettingsFile, settingsPath } from '../settings/modelSettings';
 import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
+import { sessionNetworkPolicy } from './sessionNetwork';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -178,6 +179,12 @@ export class KeelCore implements HandlerContext {
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
+      network: sessionNetworkPolicy(session, {
+        dataDir: this.options.dataDir,
+        env: this.options.settingsEnv ?? process.env,
+        publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+        log: this.options.log,
+      }),
     });
     this.agent = agent;
     // A new session in the same folder keeps its servers running.

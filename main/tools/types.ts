@@ -1,5 +1,6 @@
 import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { z } from 'zod';
+import type { NetworkPolicy } from '../network/networkPolicy';
 
 /** What a tool is given besides its input. */
 export interface ToolContext {
@@ -11,6 +12,8 @@ export interface ToolContext {
   onOutput?: (chunk: string) => void;
   /** A file the tool is about to change, before it changes it (for the Changes view and undo). */
   beforeFileChange?: (absolutePath: string) => void;
+  /** What the agent may reach on the network; a tool that needs it refuses without it. */
+  network?: NetworkPolicy;
   /** Whose file-name rules apply (this machine's when absent); tests pass 'win32' to check Windows' rules here. */
   platform?: NodeJS.Platform;
 }
