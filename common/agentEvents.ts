@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
+import { TASK_ERROR_CODES } from './errorCodes';
 
 /** A picture the chat shows, by its blob name (kept here apart from chat.ts, which imports this file). */
 const EventImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -14,6 +15,8 @@ export type AgentState = z.infer<typeof AgentStateSchema>;
 
 export const TaskOutcomeSchema = z.enum(['done', 'stopped_unfinished', 'cancelled', 'error', 'refused']);
 export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
+
+export const TaskErrorCodeSchema = z.enum(TASK_ERROR_CODES);
 
 export const UsageSchema = z.object({
   inputTokens: z.number(),
@@ -67,6 +70,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     taskId: z.string(),
     outcome: TaskOutcomeSchema,
     message: z.string().optional(),
+    /** With `error`: why, so a client says what to do without reading the message. */
+    errorCode: TaskErrorCodeSchema.optional(),
     unfinished: z.array(PlanItemSchema).optional(),
     /** Steps of the plan not completed when the task ended. */
     openSteps: z.number().int().nonnegative().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TaskOutcomeSchema } from './agentEvents';
+import { TaskErrorCodeSchema, TaskOutcomeSchema } from './agentEvents';
 import { CompactionInfoSchema } from './contextWindow';
 import { PlanOverrideSchema } from './plan/schemas';
 
@@ -32,7 +32,14 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     result: z.object({ content: z.string(), isError: z.boolean(), images: z.array(ChatImageSchema).optional() }).optional(),
   }),
   z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string(), overrides: z.array(PlanOverrideSchema).optional() }),
-  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional(), openSteps: z.number().optional() }),
+  z.object({
+    kind: z.literal('outcome'),
+    id: z.string(),
+    outcome: TaskOutcomeSchema,
+    message: z.string().optional(),
+    errorCode: TaskErrorCodeSchema.optional(),
+    openSteps: z.number().optional(),
+  }),
   /** Keel made room in the conversation; the row opens to the summary. */
   CompactionInfoSchema.extend({ kind: z.literal('compaction') }),
 ]);

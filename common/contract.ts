@@ -195,7 +195,7 @@ export const requests = {
   'agent.status': { input: none, output: AgentStatusSchema },
   /** "Compact now": summarises the older conversation to make room (refused while a task runs). */
   'context.compact': { input: none, output: z.object({ compactions: z.array(CompactionInfoSchema) }) },
-  /** Sets the open session's approval mode; the settings hold the default for new sessions. */
+  /** Sets the open session's approval mode and keeps it as the default for new sessions. */
   'approval.setMode': { input: z.object({ mode: ApprovalModeSchema }).strict(), output: z.object({ mode: ApprovalModeSchema }) },
   'approval.respond': { input: z.object({ id: z.string(), answer: ApprovalDecisionSchema }).strict(), output: z.object({ answered: z.boolean() }) },
   /** The "Allow for this session" rules of the open session, revocable in settings. */
@@ -316,6 +316,8 @@ export const events = {
   'plan.changed': PlanSnapshotSchema,
   'agent.event': AgentEventSchema,
   'mcp.changed': McpListSchema,
+  /** The approval mode in force in the open session changed (the status bar, or Settings, which also keeps it as the default). */
+  'approval.modeChanged': z.object({ mode: ApprovalModeSchema }),
 } as const;
 
 export type RequestChannel = keyof typeof requests;

@@ -47,18 +47,70 @@ export function findOverrides(before: readonly PlanItem[], edited: readonly Plan
   return overrides;
 }
 
+const overrideKey = (o: PlanOverride): string => {
+  switch (o.kind) {
+    case 'dropped':
+      return `dropped:${o.item.id}`;
+    case 'reworded_back':
+      return `reworded:${o.id}`;
+    case 'restored':
+      return `restored:${o.deleted.id}`;
+  }
+};
+
 /**
- * The overrides of the agent's plan `next` against the person's LAST edit: the run of user
- * versions at the end of `history` (the plan as it stood before `next`), compared with the version
- * before that run. None when the newest version is not the person's.
+ * The overrides of the agent's plan `next` against EVERY edit the person made since `fromVersion`
+ * (the plan as the current task found it), not only the last one: a step the person added stays
+ * theirs when the model keeps it once and drops it a call later. Each run of user versions is
+ * compared with the version before it; only what `next` newly undoes is reported (what the plan
+ * before `next` already undid was reported then, or the person let it be). A later edit of the
+ * person's to the same step speaks for them.
  */
-export function overridesOfLastUserEdit(history: readonly PlanVersion[], next: readonly PlanItem[]): PlanOverride[] {
-  const last = history.at(-1);
-  if (!last || last.source !== 'user') return [];
-  let start = history.length - 1;
-  while (start > 0 && history[start - 1]!.source === 'user') start--;
-  const before = start > 0 ? history[start - 1]!.items : [];
-  return findOverrides(before, last.items, next);
+export function overridesOfPersonEdits(history: readonly PlanVersion[], next: readonly PlanItem[], fromVersion = 0): PlanOverride[] {
+  const current = history.at(-1)?.items ?? [];
+  const found = new Map<string, PlanOverride>();
+  let index = 0;
+  while (index < history.length) {
+    if (history[index]!.source !== 'user' || history[index]!.version <= fromVersion) {
+      index++;
+      continue;
+    }
+    const start = index;
+    while (index + 1 < history.length && history[index + 1]!.source === 'user') index++;
+    const before = start > 0 ? history[start - 1]!.items : [];
+    const edited = history[index]!.items;
+    const already = new Set(findOverrides(before, edited, current).map(overrideKey));
+    for (const override of findOverrides(before, edited, next)) {
+      const key = overrideKey(override);
+      found.delete(key);
+      if (!already.has(key)) found.set(key, override);
+    }
+    index++;
+  }
+  return [...found.values()];
+}
+
+/**
+ * What the agent's accepted `todo` call undid of the person's edits, for the model: which of the
+ * person's steps it removed, whose wording it changed, what it brought back. Empty when none.
+ */
+export function renderOverridesForModel(overrides: readonly PlanOverride[]): string {
+  if (overrides.length === 0) return '';
+  const lines = overrides.map((o) => {
+    switch (o.kind) {
+      case 'dropped':
+        return `- it removes the person's step "${o.item.content}"`;
+      case 'reworded_back':
+        return `- it changes the person's wording "${o.yours}" to "${o.theirs}"`;
+      case 'restored':
+        return `- it brings back "${o.item.content}", a step the person deleted`;
+    }
+  });
+  return [
+    'Note: this plan undoes what the person changed on the board:',
+    ...lines,
+    'The person is shown this with a button to put theirs back. Unless they asked for it, send the plan again with their version in your next todo call.',
+  ].join('\n');
 }
 
 /** The overrides in plain English, one line each: the transcript's and `keel run`'s wording. */

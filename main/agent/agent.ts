@@ -2,12 +2,12 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
-import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
+import type { TaskErrorCode } from '../../common/errorCodes';
+import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { ToolResult } from '../tools/types';
-import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
-import { shellKindFor } from './shellWords';
-import { previewFileChange } from './changePreview';
+import type { ApprovalBroker } from '../approvals/approvalBroker';
+import { ApprovalGate } from '../approvals/approvalGate';
 import { unfinishedItems } from '../../common/plan/render';
 import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
 import { completionGate } from '../../common/plan/rules';
@@ -28,18 +28,19 @@ import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import { createTodoTool } from './sessionTodoTool';
 import { resultPictures, runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
+import {
+  CANCELLED_RESULT,
+  cutOffCallResult,
+  deniedResult,
+  MAX_TOKENS_CONTINUE,
+  maxTokensMessage,
+  REFUSED_MESSAGE,
+  STOPPED_MESSAGE,
+  tooLongMessage,
+  unfinishedPlanMessage,
+} from './modelTexts';
 
-/** The task's end when the service refused the size twice: what happened and what to do. */
-function tooLongMessage(detail: string, window: number, room: readonly CompactionInfo[]): string {
-  const done = room.some((info) => info.stage === 'summarized')
-    ? 'Keel set the conversation aside (the plan and the transcript are kept) so the next message has room'
-    : room.length > 0
-      ? 'Keel cleared every tool result so the next message has room'
-      : 'Nothing more could be cleared';
-  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set its real size as the context window in Settings (contextWindow in the settings file, or KEEL_CONTEXT_WINDOW).`;
-}
-
-export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';
+export { CANCELLED_RESULT } from './modelTexts';
 const MAX_TOKENS_CONTINUES = 3;
 
 export interface AgentOptions {
@@ -74,6 +75,8 @@ export interface TaskResult {
   taskId: string;
   outcome: TaskOutcome;
   message?: string;
+  /** With `error`: why, for whoever branches on it (the message is main's English). */
+  errorCode?: TaskErrorCode;
 }
 
 type Listener = (event: AgentEvent) => void;
@@ -95,7 +98,7 @@ export class Agent {
   lastOpenSteps: number | undefined;
   /** What queued messages carry for the model besides their text (pictures, mentioned files). */
   private readonly queuedBlocks = new Map<string, ContentBlockParam[]>();
-  readonly approvals = new ApprovalBroker();
+  private readonly gate: ApprovalGate;
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
   /** The message that started the latest task: repeated after a summary. */
@@ -105,8 +108,14 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
+    this.gate = new ApprovalGate(options.session, options);
     this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
     this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
+  }
+
+  /** The approval cards waiting for the person. */
+  get approvals(): ApprovalBroker {
+    return this.gate.broker;
   }
 
   get running(): boolean {
@@ -202,7 +211,8 @@ export class Agent {
     try {
       result = await this.loop(taskId, text, controller.signal, blocks);
     } catch (error) {
-      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+      const errorCode = error instanceof ModelError ? error.code : 'internal';
+      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error), errorCode };
     } finally {
       this.controller = null;
     }
@@ -216,8 +226,17 @@ export class Agent {
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
     const openSteps = unfinishedItems(session.plan.items).length;
-    session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
+    session.recordTask({
+      event: 'end',
+      taskId,
+      outcome: result.outcome,
+      openSteps,
+      ...(result.message ? { message: result.message } : {}),
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     this.options.changes?.taskEnded(taskId);
+    // A stopped or failed task is usually continued: the person's steps stay theirs until one is done.
+    if (result.outcome === 'done') session.plan.endTask();
     const stateFor: Record<TaskOutcome, AgentState> = {
       done: 'done',
       stopped_unfinished: 'stopped_unfinished',
@@ -304,9 +323,9 @@ export class Agent {
               }
               const madeRoom = this.context.lastResort(settings, text);
               this.emitContext(settings);
-              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom), errorCode: 'too_long' };
             }
-            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message, errorCode: error.code };
             throw error;
           }
         }
@@ -319,7 +338,7 @@ export class Agent {
         plan.recordRound(calls.some((call) => call.name === 'todo'));
 
         if (response.stop_reason === 'refusal') {
-          return { taskId, outcome: 'refused', message: 'The model declined to go on with this request (stop reason: refusal).' };
+          return { taskId, outcome: 'refused', message: REFUSED_MESSAGE };
         }
 
         if (calls.length > 0) {
@@ -343,12 +362,12 @@ export class Agent {
             return {
               taskId,
               outcome: 'error',
-              message: `The answer hit the max_tokens limit (${settings.maxTokens}) ${MAX_TOKENS_CONTINUES + 1} times in a row. Raise max tokens in the settings.`,
+              message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1),
+              errorCode: 'max_tokens',
             };
           }
-          const message = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
-          pending = [{ type: 'text', text: message }];
-          this.notice('max_tokens', message);
+          pending = [{ type: 'text', text: MAX_TOKENS_CONTINUE }];
+          this.notice('max_tokens', MAX_TOKENS_CONTINUE);
           continue;
         }
 
@@ -358,11 +377,7 @@ export class Agent {
         const gate = completionGate({ items: plan.items, planTouchedThisTask: planTouched, continuesInARow: gateContinues, bound: settings.gateBound });
         if (gate.kind === 'done') return { taskId, outcome: 'done' };
         if (gate.kind === 'stop') {
-          return {
-            taskId,
-            outcome: 'stopped_unfinished',
-            message: `Stopped with an unfinished plan: the model ended its turn ${gateContinues + 1} times with ${gate.unfinished.length} item(s) still open.`,
-          };
+          return { taskId, outcome: 'stopped_unfinished', message: unfinishedPlanMessage(gateContinues + 1, gate.unfinished.length) };
         }
         gateContinues++;
         pending = [{ type: 'text', text: gate.message }];
@@ -382,10 +397,7 @@ export class Agent {
       let planVersion: number | undefined;
       if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
       else if (call === cut) {
-        result = {
-          content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`,
-          isError: true,
-        };
+        result = { content: cutOffCallResult(call.name), isError: true };
       } else {
         const refusal = await this.askApproval(call, signal, tools);
         if (refusal) {
@@ -418,51 +430,23 @@ export class Agent {
     return results;
   }
 
-  /**
-   * Waits for the person when the approval mode asks for this call. Returns the result to give the
-   * model instead of running the tool (denied), or null to run it.
-   */
+  /** Asks the person when the approval mode wants it: the result to give the model instead of running the call, or null to run it. */
   private async askApproval(call: ToolUseBlock, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ToolResult | null> {
-    const session = this.options.session;
-    const mode = this.options.approvalMode?.() ?? 'full_auto';
-    const shell = shellKindFor(process.platform);
-    const command = mode === 'full_auto' ? undefined : commandOfCall(call.name, call.input);
-    const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
-    const always = [...(this.options.alwaysAllowed?.() ?? [])];
-    const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
-    if (!needsApproval(mode, call.name, call.input, rules, judged)) return null;
-    const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
-    const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
-    const mcp = tools.find((t) => t.name === call.name)?.mcp;
-    if (mcp)
-      Object.assign(request, {
-        mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) },
-        serverRule: mcp.serverRule,
-      });
-    else if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
-    const alwaysAsks = alwaysAsksBecause(judged);
-    if (alwaysAsks) request.alwaysAsks = alwaysAsks;
-    const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
-    if (preview) Object.assign(request, preview);
-
-    const asked = this.approvals.ask(request, signal);
-    this.setState('waiting_approval');
-    this.emit({ type: 'approval_requested', request: asked.request });
-    const answer = await asked.decision;
-    this.emit({ type: 'approval_resolved', id: asked.request.id, decision: answer.decision });
-    session.recordTask({ event: 'approval', tool: call.name, toolUseId: call.id, decision: answer.decision });
-    if (answer.decision === 'allow_session') {
-      const rule = answer.scope === 'server' && request.serverRule ? request.serverRule : request.sessionRule;
-      if (answer.always && this.options.allowAlways) this.options.allowAlways(rule);
-      else session.allowForSession(rule);
-    }
-    if (answer.decision !== 'deny') return null;
+    const verdict = await this.gate.check(
+      call,
+      tools.find((t) => t.name === call.name),
+      signal,
+      {
+        waiting: (request) => {
+          this.setState('waiting_approval');
+          this.emit({ type: 'approval_requested', request });
+        },
+        answered: (id, decision) => this.emit({ type: 'approval_resolved', id, decision }),
+      },
+    );
+    if (verdict.run) return null;
     if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
-    const reason = answer.reason?.trim();
-    return {
-      content: `The person denied this ${call.name} call; it was not run.${reason ? ` Their reason: ${reason}` : ''} Do not retry it as it was; adjust your approach${reason ? ' to their reason' : ''} or ask them.`,
-      isError: true,
-    };
+    return { content: deniedResult(call.name, verdict.reason), isError: true };
   }
 
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
@@ -538,7 +522,7 @@ export class Agent {
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */
   private cancelled(taskId: string, pending: ContentBlockParam[]): TaskResult {
     if (pending.length > 0) this.options.session.appendMessage({ role: 'user', content: pending });
-    return { taskId, outcome: 'cancelled', message: 'Stopped by the person.' };
+    return { taskId, outcome: 'cancelled', message: STOPPED_MESSAGE };
   }
 
   private recordUsage(response: Message): void {

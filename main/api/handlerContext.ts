@@ -1,5 +1,5 @@
 import type { ApprovalMode } from '../../common/approvals';
-import type { WorkspaceInfo } from '../../common/contract';
+import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import type { Agent } from '../agent/agent';
 import type { ChangeCleanup } from '../changes/changeCleanup';
@@ -31,5 +31,7 @@ export interface HandlerContext {
   readonly changeCleanup: ChangeCleanup;
   openWorkspace(folder: string, options?: OpenSessionOptions): Result<WorkspaceInfo>;
   approvalMode(session: WorkspaceSession): ApprovalMode;
+  /** Tells every open window (the hosts carry core events to them). */
+  emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void;
   modelSettings(): ModelSettings;
 }

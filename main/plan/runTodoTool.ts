@@ -1,3 +1,4 @@
+import { renderOverridesForModel } from '../../common/plan/overrides';
 import { renderPlan } from '../../common/plan/render';
 import { staleRewriteText } from '../../common/plan/rules';
 import type { PlanStore } from './store';
@@ -29,5 +30,7 @@ export function runTodoTool(store: PlanStore, input: unknown, agentSeenVersion: 
     const message = result.reason === 'invalid' ? result.error.message : 'Plan not changed.';
     return { content: `${message}\n\nThe plan is still:\n${renderPlan(store.items)}`, isError: true, seenVersion: store.version };
   }
-  return { content: renderPlan(result.version.items), isError: false, seenVersion: result.version.version };
+  const undone = renderOverridesForModel(result.version.overrides ?? []);
+  const plan = renderPlan(result.version.items);
+  return { content: undone ? `${plan}\n\n${undone}` : plan, isError: false, seenVersion: result.version.version };
 }

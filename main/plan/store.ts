@@ -1,14 +1,14 @@
 import { diffPlans, type PlanChange } from '../../common/plan/diff';
-import { overridesOfLastUserEdit } from '../../common/plan/overrides';
+import { overridesOfPersonEdits } from '../../common/plan/overrides';
 import type { PlanItem, PlanSource, PlanVersion } from '../../common/plan/types';
 import { validatePlan, type PlanRefusal } from '../../common/plan/validate';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 
 export type ProposeResult =
   | { ok: true; version: PlanVersion; changes: PlanChange[] }
   | { ok: false; reason: 'invalid'; error: PlanRefusal }
   | { ok: false; reason: 'conflict'; current: PlanVersion | null };
-
-type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
 
 /**
  * The plan as its own store, apart from the message history (docs/plan-rules.md, "What the plan is
@@ -17,14 +17,26 @@ type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
  */
 export class PlanStore {
   private readonly versions: PlanVersion[] = [];
-  private readonly listeners = new Set<Listener>();
+  private readonly changed = new Emitter<[version: PlanVersion, changes: PlanChange[]]>();
   private stale = 0;
+  /** The person's edits after this version are theirs for the current task (see `startTask`). */
+  private taskFrom: number;
 
   constructor(
     history: readonly PlanVersion[] = [],
     private readonly now: () => Date = () => new Date(),
   ) {
     this.versions.push(...history);
+    // A restored session starts afresh: what the person edited in earlier tasks was settled there.
+    this.taskFrom = this.version;
+  }
+
+  /**
+   * A task ended: the person's edits up to now belong to the tasks before, and a later task's new
+   * plan is free to replace them. Edits made from now on (while idle too) belong to the next task.
+   */
+  endTask(): void {
+    this.taskFrom = this.version;
   }
 
   /** The latest version, or null before the first. */
@@ -88,12 +100,12 @@ export class PlanStore {
       items: checked.items,
       at: this.now().toISOString(),
     };
-    // Accepted, but the person is told where the agent's list undid their last edit.
-    const overrides = options.source === 'agent' ? overridesOfLastUserEdit(this.versions, checked.items) : [];
+    // Accepted, but the person is told where the agent's list undid one of their edits of this task.
+    const overrides = options.source === 'agent' ? overridesOfPersonEdits(this.versions, checked.items, this.taskFrom) : [];
     if (overrides.length > 0) version.overrides = overrides;
     this.versions.push(version);
     if (options.source === 'agent') this.stale = 0;
-    for (const listener of this.listeners) listener(version, changes);
+    this.changed.fire(version, changes);
     return { ok: true, version, changes };
   }
 
@@ -107,8 +119,8 @@ export class PlanStore {
     this.stale = 0;
   }
 
-  onChange(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Each accepted version; a listener that throws (a failed transcript write) does not stop the others. */
+  onChange(listener: (version: PlanVersion, changes: PlanChange[]) => void): Disposable {
+    return this.changed.on(listener);
   }
 }

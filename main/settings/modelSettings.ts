@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
+import { SandboxSettingSchema } from '../../common/sandbox';
 import { CompactAtSchema, ContextWindowSchema, DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 
 // The SDK's own list retired claude-sonnet-4-5 on 30 November 2026; its newest Sonnet is the default.
@@ -34,6 +35,8 @@ export const SettingsFileSchema = z
       .object({ allow: z.array(z.string().max(300)).max(1000).optional() })
       .strict()
       .optional(),
+    /** Whether agent commands run in the OS sandbox (KEEL_SANDBOX wins): see main/sandbox. */
+    sandbox: SandboxSettingSchema.optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

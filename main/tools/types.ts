@@ -1,5 +1,6 @@
 import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { z } from 'zod';
+import type { ToolKind } from '../../common/approvals';
 import type { NetworkPolicy } from '../network/networkPolicy';
 
 /** What a tool is given besides its input. */
@@ -33,6 +34,11 @@ export interface ToolResult {
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
   name: string;
+  /**
+   * What the tool does, for the approval modes: reads, file changes, commands, plan edits, an MCP
+   * server's call. A tool that does not say is a command: it asks.
+   */
+  kind?: ToolKind;
   /** Written for a model: what it does, when to use it, what it returns. */
   description: string;
   inputSchema: Schema;

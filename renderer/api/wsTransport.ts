@@ -1,4 +1,5 @@
 import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
+import { ErrorCodes } from '../../common/errorCodes';
 import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
 import { decodeTerminalFrame, encodeAckFrame } from '../../common/terminalFrames';
@@ -67,8 +68,8 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       close: (code) => {
         const error =
           code === MESSAGE_TOO_BIG
-            ? { code: 'too_large', message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
-            : { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' };
+            ? { code: ErrorCodes.tooLarge, message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
+            : { code: ErrorCodes.disconnected, message: 'Lost the connection to Keel. Is `keel web` still running?' };
         for (const resolve of pending.values()) resolve({ ok: false, error });
         pending.clear();
         setTimeout(connect, 1000);
@@ -84,14 +85,14 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       // Between a drop and the reconnect, `ready` is the old socket's: a send there is lost and
       // would leave the caller waiting for ever.
       if (!link.isOpen()) {
-        return { ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } };
+        return { ok: false, error: { code: ErrorCodes.disconnected, message: 'Lost the connection to Keel. Is `keel web` still running?' } };
       }
       const frame = JSON.stringify({ type: 'request', id, channel, payload: input });
       // The host closes a socket sent a frame over its limit: refuse here, with the reason, instead.
       if (frame.length > MAX_WIRE_BYTES / 3 && new TextEncoder().encode(frame).length > MAX_WIRE_BYTES) {
         return {
           ok: false,
-          error: { code: 'too_large', message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` },
+          error: { code: ErrorCodes.tooLarge, message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` },
         };
       }
       return new Promise((resolve) => {

@@ -204,7 +204,11 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                   onReset={() => resize('plan', DEFAULT_LAYOUT.plan)}
                 />
                 <div className="chat-pane">
-                  <ChatPanel onOpenSettings={() => setSettingsOpen(true)} noApiKey={settings.view ? !settings.view.apiKey.set : false} />
+                  <ChatPanel
+                    onOpenSettings={() => setSettingsOpen(true)}
+                    noApiKey={settings.view ? !settings.view.apiKey.set : false}
+                    approvalMode={status.approvalMode}
+                  />
                   {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>

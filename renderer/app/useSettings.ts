@@ -27,6 +27,8 @@ export function useSettings(): SettingsState {
 
   useEffect(() => {
     void reload();
+    // A mode chosen in the status bar is kept as the default for new sessions.
+    return api.on('approval.modeChanged', () => void reload());
   }, [reload]);
 
   const update = useCallback(async (patch: SettingsUpdate) => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import type { ApprovalMode } from '../../common/approvals';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
 import { ApprovalCard } from './ApprovalCard';
@@ -16,10 +17,12 @@ export interface ChatPanelProps {
   onOpenSettings: () => void;
   /** No API key anywhere (settings or environment): said up front, before a task fails on it. */
   noApiKey?: boolean;
+  /** The approval mode in force, which a new session announces (it may be one chosen in another session). */
+  approvalMode?: ApprovalMode | null;
 }
 
 /** The agent's conversation: transcript, tool cards, approvals and the composer. */
-export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) {
+export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = null }: ChatPanelProps) {
   const { t } = useI18n();
   const store = useMemo(() => new ChatStore(api), []);
   useEffect(() => store.start(), [store]);
@@ -71,7 +74,7 @@ export function ChatPanel({ onOpenSettings, noApiKey = false }: ChatPanelProps) 
       <section ref={panel} aria-label={t('chat.title')} className="chat-panel" data-agent-running={chat.running ? 'true' : 'false'}>
         <div className="chat-body">
           {empty || chat.workspace === null ? (
-            <EmptyState hasFolder={hasFolder} />
+            <EmptyState hasFolder={hasFolder} approvalMode={approvalMode} />
           ) : (
             <Transcript
               key={chat.workspace?.sessionId ?? 'none'}

@@ -1,11 +1,13 @@
+import type { ApprovalMode } from '../../common/approvals';
 import { useI18n } from '../i18n/I18nProvider';
+import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
 import type { MessageKey } from '../i18n/messages';
 import { useChat } from './chatContext';
 
 const EXAMPLES: MessageKey[] = ['chat.empty.example1', 'chat.empty.example2', 'chat.empty.example3'];
 
 /** A new session: what Keel does, and tasks to start from. */
-export function EmptyState({ hasFolder }: { hasFolder: boolean }) {
+export function EmptyState({ hasFolder, approvalMode }: { hasFolder: boolean; approvalMode: ApprovalMode | null }) {
   const { t } = useI18n();
   const { fillComposer } = useChat();
   return (
@@ -17,6 +19,11 @@ export function EmptyState({ hasFolder }: { hasFolder: boolean }) {
         <li>{t('chat.empty.point2')}</li>
         <li>{t('chat.empty.point3')}</li>
       </ul>
+      {hasFolder && approvalMode ? (
+        <p className="chat-empty-mode" data-mode={approvalMode}>
+          {t('chat.empty.mode', { mode: t(MODE_LABELS[approvalMode]), description: t(MODE_DESCRIPTIONS[approvalMode]) })}
+        </p>
+      ) : null}
       {hasFolder ? (
         <div className="chat-empty-examples">
           <p className="chat-empty-label">{t('chat.empty.try')}</p>

@@ -135,7 +135,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [generalError, setGeneralError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<SettingsUpdate | null>(null);
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [test, setTest] = useState<ConnectionResult | null>(null);
   const [appearanceError, setAppearanceError] = useState<string | null>(null);
@@ -154,7 +154,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
 
   const change = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((current) => (current ? { ...current, [field]: value } : current));
-    setSaved(false);
+    setSaved(null);
     setFieldErrors(({ [field]: _gone, ...rest }) => rest);
   };
 
@@ -172,7 +172,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
       const issues = issuesByField(checked.error.issues, FIELDS);
       setFieldErrors(issues.fields);
       setGeneralError(issues.general);
-      setSaved(false);
+      setSaved(null);
       return false;
     }
     const result = await settings.update(patch);
@@ -180,13 +180,13 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
       setDraft(draftOf(result.value));
       setFieldErrors({});
       setGeneralError(null);
-      setSaved(true);
+      setSaved(patch);
       return true;
     }
-    const split = splitFieldErrors(result.error.message, FIELDS);
+    const split = splitFieldErrors(result.error, FIELDS);
     setFieldErrors(split.fields);
     setGeneralError(split.general);
-    setSaved(false);
+    setSaved(null);
     return false;
   };
 
@@ -235,6 +235,11 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
   };
   const describedBy = (field: (typeof FIELDS)[number], note?: string) =>
     [fieldErrors[field] ? `${id}-${field}-error` : '', note ?? ''].filter(Boolean).join(' ') || undefined;
+  const savedText = () => {
+    if (!saved) return '';
+    const mode = saved.approvalMode;
+    return mode && hasSession ? t('settings.savedMode', { mode: t(MODE_LABELS[mode]) }) : t('settings.saved');
+  };
   const overridden = (field: string) => view?.environmentOverrides.includes(field) ?? false;
 
   return (
@@ -394,6 +399,9 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
 
               <fieldset className="choice-group">
                 <legend className="field-label">{t('settings.approvalMode')}</legend>
+                <p className="field-note" id={`${id}-approval-note`}>
+                  {t(hasSession ? 'settings.approvalMode.noteSession' : 'settings.approvalMode.note')}
+                </p>
                 {APPROVAL_MODES.map((mode) => (
                   <label key={mode} className="choice">
                     <input
@@ -486,7 +494,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 <p className="error-message">{t('settings.notSaved')}</p>
               ) : (
                 <p role="status" className="saved-note">
-                  {saved ? t('settings.saved') : ''}
+                  {savedText()}
                 </p>
               )}
             </div>

@@ -62,6 +62,7 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
         setOpenAtEnd(event.openSteps);
       }
     });
+    const stopMode = api.on('approval.modeChanged', ({ mode }) => setStatus((current) => ({ ...current, approvalMode: mode })));
     void api.request('agent.status', {}).then((result) => {
       if (!live || !result.ok) return;
       const { state, running, model, usage, approvalMode } = result.value;
@@ -71,6 +72,7 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     return () => {
       live = false;
       unsubscribe();
+      stopMode();
     };
   }, [sessionId]);
 

@@ -28,9 +28,9 @@ describe('search_text card (keel web)', () => {
     mkdirSync(folder);
     writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
     writeFileSync(join(folder, 'a.txt'), 'the needle is here\n');
-    // A line on which `(a+)+$` backtracks for longer than any test runs: the search is still going when Stop comes.
+    // A line on which `(a+)+(?=b)` (look-ahead: the backtracking engine) backtracks for longer than any test runs: the search is still going when Stop comes.
     writeFileSync(join(folder, 'b.txt'), `${'a'.repeat(40)}!\n`);
-    const server = await startScriptedAnthropic({ apiKey: 'k', script: [reply(toolUse('search_text', { pattern: 'needle|(a+)+$' }))] });
+    const server = await startScriptedAnthropic({ apiKey: 'k', script: [reply(toolUse('search_text', { pattern: 'needle|(a+)+(?=b)' }))] });
     const keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
     const { page, errors } = await newPage(browser);
     try {

@@ -10,7 +10,7 @@ import { prepareMessageAttachments } from './messageAttachments';
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
 export function agentHandlers(
-  core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentSession' | 'modelSettings' | 'options' | 'settings'>,
+  core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentSession' | 'modelSettings' | 'options' | 'settings' | 'emit'>,
 ): Pick<
   Handlers,
   'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'
@@ -62,11 +62,16 @@ export function agentHandlers(
         return fail(error instanceof ModelError ? ErrorCodes.config : ErrorCodes.taskRunning, message);
       }
     },
-    'approval.setMode': ({ mode }) => {
+    'approval.setMode': async ({ mode }) => {
       const session = core.currentSession;
       if (!session) return fail(ErrorCodes.noWorkspace, NO_FOLDER);
       session.setApprovalMode(mode);
-      return ok({ mode: core.approvalMode(session) });
+      // The last choice is the next session's too (a new session says which mode it starts in).
+      const saved = await core.settings.update({ approvalMode: mode });
+      if (!saved.ok) core.options.log?.(`warning: the approval mode was not saved as the default: ${saved.error.message}`);
+      const inForce = core.approvalMode(session);
+      core.emit('approval.modeChanged', { mode: inForce });
+      return ok({ mode: inForce });
     },
     'approval.respond': ({ id, answer }) => ok({ answered: core.currentAgent?.approvals.answer(id, answer) ?? false }),
     'approval.rules': () => ok({ rules: [...(core.currentSession?.approvalRules ?? [])] }),

@@ -34,6 +34,7 @@ const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMP
 
 export const bashTool: Tool<typeof bashInputSchema> = {
   name: BASH_TOOL_NAME,
+  kind: 'command',
   description: shellToolDescription(SHELL, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS),
   inputSchema: bashInputSchema,
   async run(input, context) {

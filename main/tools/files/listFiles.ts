@@ -22,6 +22,7 @@ const inputSchema = z.object({
 
 export const listFilesTool: Tool<typeof inputSchema> = {
   name: 'list_files',
+  kind: 'read',
   description: [
     'List the files in the workspace (or a folder of it) whose path matches a glob, such as "**/*.ts", "*.md" or "src/**/test_*.py".',
     'Paths are returned one per line, relative to the workspace (ready for read_file), sorted.',

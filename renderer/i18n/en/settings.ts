@@ -54,6 +54,10 @@ export const settings = {
   'settings.compactAt': 'Make room at',
   'settings.compactAt.note': 'Empty: {default}% of the window. Keel makes room before a request would pass this share.',
   'settings.approvalMode': 'Approval mode',
+  'settings.approvalMode.note': 'The default for new sessions. A mode chosen in the status bar becomes the default too.',
+  'settings.approvalMode.noteSession':
+    'The default for new sessions. Saving a change here also switches the open session; a mode chosen in the status bar becomes the default too.',
+  'settings.savedMode': 'Saved. This session now uses “{mode}”, and new sessions start with it.',
 
   'settings.theme': 'Theme',
   'settings.theme.system': 'System',

@@ -55,6 +55,9 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.compactAt': '腾出空间的阈值',
   'settings.compactAt.note': '留空：窗口的 {default}%。请求将超过这个比例之前，Keel 会先腾出空间。',
   'settings.approvalMode': '批准模式',
+  'settings.approvalMode.note': '新会话的默认模式。在状态栏中选择的模式也会成为默认模式。',
+  'settings.approvalMode.noteSession': '新会话的默认模式。在这里保存更改也会切换当前会话；在状态栏中选择的模式也会成为默认模式。',
+  'settings.savedMode': '已保存。此会话现在使用“{mode}”，新会话也将以此模式开始。',
 
   'settings.theme': '主题',
   'settings.theme.system': '跟随系统',

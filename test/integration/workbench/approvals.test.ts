@@ -426,3 +426,28 @@ describe('answers that do not fit', () => {
     expect(await status(harness)).toMatchObject({ running: false, state: 'idle', pendingApprovals: [], queued: [] });
   });
 });
+
+describe('one approval mode in force, told to every window', () => {
+  it('Settings and the status bar set the same mode; windows hear it; a new session starts with the last choice', async () => {
+    harness = await startAgentHarness([reply(toolUse('bash', { command: 'echo one' })), reply(text('Done.'))], { tools: realTools(), approvals: 'ask' });
+    const { core } = harness;
+    const heard: string[] = [];
+    core.onEvent((event) => {
+      if (event.channel === 'approval.modeChanged') heard.push(event.payload.mode);
+    });
+    // A session that chose its own mode earlier: Settings still switches it, and says so to the windows.
+    value(await core.handlers['approval.setMode']({ mode: 'auto_edits' }));
+    value(await core.handlers['settings.update']({ approvalMode: 'full_auto' }));
+    expect((await status(harness)).approvalMode).toBe('full_auto');
+    expect(heard).toEqual(['auto_edits', 'full_auto']);
+    expect((await runTask(harness, 'one')).outcome).toBe('done');
+    expect(eventsOf(harness, 'approval_requested')).toEqual([]);
+
+    // The status bar's choice is the default for the next session.
+    value(await core.handlers['approval.setMode']({ mode: 'ask' }));
+    expect(value(await core.handlers['settings.get']({})).approvalMode).toBe('ask');
+    expect(heard.at(-1)).toBe('ask');
+    value(await core.handlers['session.new']({}));
+    expect((await status(harness)).approvalMode).toBe('ask');
+  });
+});

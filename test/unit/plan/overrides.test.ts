@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findOverrides } from '../../../common/plan/overrides';
 import type { PlanItem } from '../../../common/plan/types';
+import { runTodoTool } from '../../../main/plan/runTodoTool';
 import { PlanStore } from '../../../main/plan/store';
 
 const step = (id: string, content: string, status: PlanItem['status'] = 'pending'): PlanItem => ({ id, content, status });
@@ -72,6 +73,75 @@ describe('PlanStore: an agent version records the overrides of the person’s la
     const store = new PlanStore();
     store.propose([{ content: 'A step' }], { source: 'agent' });
     store.propose([], { source: 'user' });
+    expect(store.current!.overrides).toBeUndefined();
+  });
+});
+
+describe('PlanStore: the person’s edits stay theirs for the whole task', () => {
+  const start = () => {
+    const store = new PlanStore();
+    store.propose([{ content: 'Read the code' }, { content: 'Write the fix' }], { source: 'agent' });
+    store.propose([...store.items, { content: 'Update the changelog' }], { source: 'user' });
+    return store;
+  };
+
+  it('a step the person added, kept by one plan and dropped by the next, is named on the plan that dropped it, once', () => {
+    const store = start();
+    store.propose([{ content: 'Read the code', status: 'completed' }, { content: 'Write the fix' }, { content: 'Update the changelog' }], { source: 'agent' });
+    expect(store.current!.overrides).toBeUndefined();
+    const dropped = runTodoTool(
+      store,
+      {
+        items: [
+          { content: 'Read the code', status: 'completed' },
+          { content: 'Write the fix', status: 'in_progress' },
+        ],
+      },
+      store.version,
+    );
+    expect(dropped.isError).toBe(false);
+    expect(store.current!.overrides).toEqual([{ kind: 'dropped', item: expect.objectContaining({ content: 'Update the changelog' }), index: 2 }]);
+    expect(dropped.content).toContain('it removes the person\'s step "Update the changelog"');
+    // Left out again: already said (the person may have let it go), not said a second time.
+    store.propose(
+      [
+        { content: 'Read the code', status: 'completed' },
+        { content: 'Write the fix', status: 'completed' },
+      ],
+      { source: 'agent' },
+    );
+    expect(store.current!.overrides).toBeUndefined();
+  });
+
+  it('a wording the person gave and a step they deleted are guarded as long, and a later edit of theirs speaks for them', () => {
+    const store = new PlanStore();
+    store.propose([{ content: 'Read the code' }, { content: 'Write the fix' }, { content: 'Run the tests' }], { source: 'agent' });
+    store.propose(
+      store.items.filter((item) => item.id !== '3').map((item) => (item.id === '2' ? { ...item, content: 'Write the fix with a test' } : item)),
+      { source: 'user' },
+    );
+    store.propose([...store.items.map((item) => ({ ...item, status: item.id === '1' ? ('completed' as const) : item.status }))], { source: 'agent' });
+    expect(store.current!.overrides).toBeUndefined();
+    store.propose([{ id: '1', content: 'Read the code', status: 'completed' }, { id: '2', content: 'Write the fix' }, { content: 'Run the tests' }], {
+      source: 'agent',
+    });
+    expect(store.current!.overrides!.map((o) => o.kind).sort()).toEqual(['restored', 'reworded_back']);
+    // The person settles on the agent's wording: from then on that is theirs.
+    store.propose(store.items, { source: 'user' });
+    store.propose(
+      [
+        { id: '1', content: 'Read the code', status: 'completed' },
+        { id: '2', content: 'Write the fix', status: 'in_progress' },
+      ],
+      { source: 'agent' },
+    );
+    expect(store.current!.overrides).toBeUndefined();
+  });
+
+  it('once a task is done, the next task’s plan may replace what the person edited in it', () => {
+    const store = start();
+    store.endTask();
+    store.propose([{ content: 'Something else entirely' }], { source: 'agent' });
     expect(store.current!.overrides).toBeUndefined();
   });
 });
