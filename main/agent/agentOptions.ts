@@ -3,6 +3,7 @@ import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { CommandSandbox } from '../tools/types';
 import type { ModelCatalogue } from '../models/modelCatalogue';
+import type { NetworkPolicy } from '../network/networkPolicy';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { AgentTool } from './toolRunner';
@@ -32,4 +33,6 @@ export interface AgentOptions {
   secrets?: readonly string[];
   /** The endpoint's models: limits, thinking and effort per model (else the built-in table). */
   models?: ModelCatalogue;
+  /** What the tools may reach on the network (web_fetch); without it they reach nothing. */
+  network?: NetworkPolicy;
 }

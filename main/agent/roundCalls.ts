@@ -1,6 +1,7 @@
 import type { ContentBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalGate } from '../approvals/approvalGate';
+import type { NetworkPolicy } from '../network/networkPolicy';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { CommandSandbox, ToolResult } from '../tools/types';
@@ -16,6 +17,8 @@ export interface RoundCallsContext {
   sandbox?: CommandSandbox;
   /** Paths no tool may read (see sandbox/secretPaths). */
   secrets?: readonly string[];
+  /** What the tools may reach on the network (web_fetch). */
+  network?: NetworkPolicy;
   gate: ApprovalGate;
   tools: readonly AgentTool[];
   signal: AbortSignal;
@@ -55,6 +58,7 @@ export async function runRoundCalls(calls: readonly ToolUseBlock[], cut: ToolUse
         sessionId: session.id,
         sandbox: context.sandbox,
         secrets: context.secrets,
+        network: context.network,
         signal,
         onOutput: (chunk) => live.push(chunk),
         beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,

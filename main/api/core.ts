@@ -39,6 +39,7 @@ import { sweepLeftovers } from '../sandbox/leftovers';
 import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
+import { sessionNetworkPolicy } from './sessionNetwork';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -205,6 +206,12 @@ export class KeelCore implements HandlerContext {
       sandbox: this.sandboxFor(session.workspace),
       secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
       models: this.models,
+      network: sessionNetworkPolicy(session, {
+        dataDir: this.options.dataDir,
+        env: this.options.settingsEnv ?? process.env,
+        publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+        log: this.options.log,
+      }),
     });
     this.refreshModels();
     this.agent = agent;
