@@ -21,6 +21,8 @@ export interface WindowOptions {
   keelHome?: string;
   /** Written to KEEL_HOME/settings.json before `keel web` starts. */
   settings?: object;
+  /** False: `keel web` is not told where the scripted model is (the person enters it in Settings). */
+  connectModel?: boolean;
   /** More environment for `keel web`. */
   env?: Record<string, string>;
   /** The first page's viewport and colour scheme; false opens no page. */
@@ -52,6 +54,8 @@ export interface ScriptedWindow {
   openPage(options?: TrackedPageOptions & { ready?: (page: Page) => Promise<unknown> }): Promise<Page>;
   /** A new context and page, not loaded (for tests that go elsewhere first); its errors are checked. */
   newPage(options?: TrackedPageOptions): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  /** Closes every page but the first (a test's own pages, after it). */
+  closePages(): Promise<void>;
   /** Stops `keel web` and starts it again on the same KEEL_HOME and folder. */
   restartKeel(): Promise<KeelWeb>;
   /** Page errors and scripted-server errors not reported yet; reading them clears them. */
@@ -95,7 +99,11 @@ export async function openScriptedWindow(options: WindowOptions = {}): Promise<S
       startKeelWeb({
         workspace,
         keelHome,
-        env: { ANTHROPIC_BASE_URL: server.baseURL, ...(keelKey === null ? {} : { ANTHROPIC_API_KEY: keelKey }), ...options.env },
+        env: {
+          ...(options.connectModel === false ? {} : { ANTHROPIC_BASE_URL: server.baseURL }),
+          ...(keelKey === null ? {} : { ANTHROPIC_API_KEY: keelKey }),
+          ...options.env,
+        },
       });
     let keel = await startKeel();
     stops.push(() => keel.stop());
@@ -136,6 +144,9 @@ export async function openScriptedWindow(options: WindowOptions = {}): Promise<S
       workspace,
       openPage,
       newPage: trackedPage,
+      async closePages() {
+        await Promise.all([...contexts].filter((context) => context !== page?.context()).map((context) => context.close()));
+      },
       async restartKeel() {
         await keel.stop();
         keel = await startKeel();
