@@ -30,7 +30,6 @@ import { toolDefinitions, type AgentTool } from './toolRunner';
 
 export type { AgentOptions } from './agentOptions';
 export type { QueuedMessage } from './mailbox';
-import type { ModelCatalogue } from '../models/modelCatalogue';
 import { builtinProfile, type ModelProfile } from '../models/modelProfile';
 import type { Effort } from '../../common/modelCapabilities';
 import { requestRound } from './modelRequest';
