@@ -1,51 +1,55 @@
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './cli/args';
-import { parseRunArgs, runTask } from './cli/runCommand';
-import { parseWebArgs, runWeb } from './cli/webCommand';
-import { preferOwnPath } from './platform/loginEnvironment';
+import { parseRunArgs } from './cli/runArgs';
+import { USAGE } from './cli/usage';
+import { parseWebArgs } from './cli/webArgs';
 
-export { parseWebArgs, UsageError };
+/** Where the CLI writes: the console, or a test's lines. */
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
 
-const USAGE = `Usage:
-  keel web [--workspace DIR] [--port N]
-      Serve the Keel window to a browser on 127.0.0.1 (the URL printed carries a secret token).
-      Port: N, else 7460 when free, else any free port; 0 picks a free one.
-  keel run [--workspace DIR] [--json] [--resume SESSION] [--trust-project-mcp] "task"
-      Run one task headless in DIR (default: the current folder). The MCP servers of your
-      settings start; the folder's .mcp.json servers only with --trust-project-mcp.
-      Exit codes: 0 done, 3 stopped with an unfinished plan, 1 error, 2 usage, 130 interrupted.
-  keel --version | --help
+const consoleOutput: CliOutput = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-Model: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, KEEL_MODEL (or ANTHROPIC_MODEL), or the settings file.
-Data (sessions, settings.json) is kept in $KEEL_HOME, else ~/.keel.`;
-
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * The arguments are checked before anything else loads: the core (and what it imports) is loaded
+ * only for `web` and `run`, so that `--help`, `--version` and a usage error answer at once.
+ */
+export async function main(argv: readonly string[], output: CliOutput = consoleOutput): Promise<number> {
   const [command, ...rest] = argv;
-  preferOwnPath();
   try {
     switch (command) {
-      case 'web':
+      case 'web': {
+        const args = parseWebArgs(rest);
+        const [{ runWeb }, { preferOwnPath }] = await Promise.all([import('./cli/webCommand'), import('./platform/loginEnvironment')]);
+        preferOwnPath();
         // Found next to this entry script: out/main/cli.js serves out/renderer.
-        return await runWeb(parseWebArgs(rest), fileURLToPath(new URL('../renderer', import.meta.url)));
-      case 'run':
-        return await runTask(parseRunArgs(rest));
+        return await runWeb(args, fileURLToPath(new URL('../renderer', import.meta.url)));
+      }
+      case 'run': {
+        const args = parseRunArgs(rest);
+        const [{ runTask }, { preferOwnPath }] = await Promise.all([import('./cli/runCommand'), import('./platform/loginEnvironment')]);
+        preferOwnPath();
+        return await runTask(args);
+      }
       case '--version':
-        console.log(__KEEL_VERSION__);
+        output.out(__KEEL_VERSION__);
         return 0;
       case '--help':
       case '-h':
       case 'help':
-        console.log(USAGE);
+        output.out(USAGE);
         return 0;
       default:
         throw new UsageError(command === undefined ? 'No command given.' : `Unknown command "${command}".`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`keel: ${error.message}\n\n${USAGE}`);
+      output.err(`keel: ${error.message}\n\n${USAGE}`);
       return 2;
     }
-    console.error(`keel: ${error instanceof Error ? error.message : String(error)}`);
+    output.err(`keel: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

@@ -33,11 +33,9 @@ import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
 import { useRowHandlers } from './useRowHandlers';
 import { useTaskOutcome } from './useTaskOutcome';
+import { UNDO_OFFER_MS } from './undoOffer';
 import './plan.css';
 import './graph.css';
-
-/** How long "Step deleted · Undo" stays, as mail apps do. */
-const UNDO_MS = 8000;
 
 const HINT_ID = 'plan-keys-hint';
 
@@ -90,7 +88,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   // The undo offer goes after a few seconds, or with the session.
   useEffect(() => {
     if (!deleted) return;
-    const timer = setTimeout(() => setDeleted(null), UNDO_MS);
+    const timer = setTimeout(() => setDeleted(null), UNDO_OFFER_MS);
     return () => clearTimeout(timer);
   }, [deleted]);
   useEffect(() => setDeleted(null), [sessionId]);

@@ -1,13 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { NARROW_WINDOW } from '../../renderer/app/layout/paneLayout';
+import { reply, text, toolUse } from '../support/scriptedAnthropic';
 import { board, screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The window at every size it may have: 1400×900, 1024×700 and the Electron window's minimum
@@ -42,10 +43,13 @@ const folder = join(root.path, 'layout-project');
 mkdirSync(folder);
 writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'ask' }));
 
-let browser: Browser;
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  script: [reply(text(`Here is what I measured.\n\n${WIDE_TABLE}\n\nNext I run it.`), toolUse('bash', { command: LONG_COMMAND }))],
+  page: false,
+});
 let keel: KeelWeb;
-let model: ScriptedAnthropic;
-let opened: { page: Page; errors: string[] }[] = [];
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -67,13 +71,28 @@ async function setLook(look: (typeof LOOKS)[number]): Promise<void> {
   if (!result.ok) throw new Error(result.error.message);
 }
 
-async function open(size: (typeof SIZES)[number]): Promise<Page> {
-  const page = await newPage(browser, { viewport: size });
-  opened.push(page);
-  await page.page.goto(keel.url);
-  await board(page.page).waitFor();
-  await page.page.locator('#composer-input').waitFor();
-  return page.page;
+/** A page of the test's own (closed after it), loaded at `size`. */
+function open(size: (typeof SIZES)[number]): Promise<Page> {
+  return scripted.openPage({
+    viewport: size,
+    ready: async (page) => {
+      await board(page).waitFor();
+      await page.locator('#composer-input').waitFor();
+    },
+  });
+}
+
+/**
+ * Resizes the window as a person dragging its edge does, and waits until the workbench has laid
+ * itself out for the new size (narrow or not) and painted.
+ */
+async function resize(page: Page, size: (typeof SIZES)[number]): Promise<void> {
+  await page.setViewportSize(size);
+  await page.waitForFunction(
+    ({ width, narrowBelow }) => window.innerWidth === width && document.querySelector('.app-body')?.classList.contains('is-narrow') === width < narrowBelow,
+    { width: size.width, narrowBelow: NARROW_WINDOW },
+  );
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /**
@@ -134,26 +153,13 @@ function keyControls(page: Page): Record<string, Locator> {
   };
 }
 
-beforeAll(async () => {
-  model = await startScriptedAnthropic({
-    apiKey: 'k',
-    script: [reply(text(`Here is what I measured.\n\n${WIDE_TABLE}\n\nNext I run it.`), toolUse('bash', { command: LONG_COMMAND }))],
-  });
-  browser = await launchChromium();
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: 'k' } });
+beforeAll(() => {
+  keel = scripted.keel;
 });
 
-afterEach(async () => {
-  const pages = opened;
-  opened = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  expect(pages.flatMap((p) => p.errors)).toEqual([]);
-});
+afterEach(() => scripted.closePages());
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });
@@ -161,10 +167,12 @@ afterAll(async () => {
 describe('the window at 1400, 1024 and 720 px wide', () => {
   test('an empty session: every control reachable, and the message box never over the example tasks', async () => {
     const found: string[] = [];
+    // One page per look, resized through the sizes as a person resizes the window.
     for (const look of LOOKS) {
       await setLook(look);
+      const page = await open(SIZES[0]);
       for (const size of SIZES) {
-        const page = await open(size);
+        await resize(page, size);
         const where = `${size.width}×${size.height} ${look.theme} ${look.language}`;
         await page.locator('.chat-empty').waitFor();
         found.push(...(await problems(page, keyControls(page))).map((problem) => `${where}: ${problem}`));
@@ -180,8 +188,8 @@ describe('the window at 1400, 1024 and 720 px wide', () => {
         await page.locator('.chat-body').evaluate((element) => element.scrollTo(0, 0));
         await screenshot(page, `layout-empty-${size.width}-${look.theme}-${look.language}`);
         if (size.width === 720 && look.theme === 'light' && look.language === 'en') expect(await axeProblems(page)).toEqual([]);
-        await page.context().close();
       }
+      await page.context().close();
     }
     expect(found).toEqual([]);
   }, 240_000);
@@ -224,8 +232,9 @@ describe('the window at 1400, 1024 and 720 px wide', () => {
     const found: string[] = [];
     for (const look of LOOKS) {
       await setLook(look);
+      const page = await open(SIZES[0]);
       for (const size of SIZES) {
-        const page = await open(size);
+        await resize(page, size);
         const where = `${size.width}×${size.height} ${look.theme} ${look.language}`;
         const card = page.locator('.approval-card');
         await card.waitFor();
@@ -266,8 +275,8 @@ describe('the window at 1400, 1024 and 720 px wide', () => {
         await card.scrollIntoViewIfNeeded();
         await screenshot(page, `layout-approval-${size.width}-${look.theme}-${look.language}`);
         if (size.width === 1024 && look.theme === 'dark' && look.language === 'zh-CN') expect(await axeProblems(page)).toEqual([]);
-        await page.context().close();
       }
+      await page.context().close();
     }
     expect(found).toEqual([]);
   }, 300_000);

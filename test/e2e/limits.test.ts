@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIMITS } from '../../common/limits';
 import type {} from '../../renderer/terminal/testHookTypes';
-import { reply, startScriptedAnthropic, text, textOf, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, textOf, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import { openShellTab, until } from './support/until';
 
 /*
@@ -21,11 +21,18 @@ const home = tempDir('limits-home');
 const root = tempDir('limits-ws');
 const folder = join(root.path, 'limits-project');
 
-let browser: Browser;
+mkdirSync(folder);
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  apiKey: KEY,
+  script: [reply(text('I will read the pasted file.'))],
+  ready: (page) => page.locator('section.chat-panel textarea').waitFor(),
+});
+
 let keel: KeelWeb;
 let model: ScriptedAnthropic;
 let page: Page;
-const errors: string[] = [];
 
 const composer = () => page.locator('section.chat-panel textarea');
 
@@ -42,25 +49,13 @@ async function pasteInto(selector: string, value: string): Promise<void> {
   );
 }
 
-beforeAll(async () => {
-  mkdirSync(folder);
-  model = await startScriptedAnthropic({ apiKey: KEY, script: [reply(text('I will read the pasted file.'))] });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: KEY } });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  await page.goto(keel.url);
-  await composer().waitFor();
+beforeAll(() => {
+  ({ keel, server: model, page } = scripted);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterAll(() => {
   home.remove();
   root.remove();
-  expect(errors).toEqual([]);
 });
 
 describe('limits in the window', () => {

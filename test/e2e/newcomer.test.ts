@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sessionsFolder } from '../../main/session/workspaceSession';
-import { errorStatus, reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { errorStatus, reply, text, toolUse } from '../support/scriptedAnthropic';
 import { board, screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The window as a newcomer meets it, in `keel web` with the scripted model: the keyboard path to
@@ -45,11 +45,23 @@ function writeOldSessions(): void {
   }
 }
 
-let browser: Browser;
-let keel: KeelWeb;
-let model: ScriptedAnthropic;
+const scripted = useScriptedWindow(() => {
+  writeOldSessions();
+  return {
+    workspace: folder,
+    keelHome: home.path,
+    script: [
+      reply(text(`Here is every line:\n${LONG_ANSWER}\n\n${TABLE}`)),
+      reply(text('I will check the version.'), toolUse('bash', { command: 'python3 --version' })),
+      reply(text('Understood, I will not run it.')),
+      errorStatus(401, { message: 'invalid x-api-key' }),
+    ],
+    page: { viewport: { width: 1400, height: 900 } },
+    ready: (page) => board(page).waitFor(),
+  };
+});
+
 let page: Page;
-const errors: string[] = [];
 
 const sidebar = (): Locator => page.getByRole('navigation', { name: 'Sessions and folders' });
 const rows = (): Locator => sidebar().locator('.session-row');
@@ -68,37 +80,11 @@ const active = () =>
     text: document.activeElement?.textContent ?? '',
   }));
 
-beforeAll(async () => {
-  writeOldSessions();
-  model = await startScriptedAnthropic({
-    apiKey: 'k',
-    script: [
-      reply(text(`Here is every line:\n${LONG_ANSWER}\n\n${TABLE}`)),
-      reply(text('I will check the version.'), toolUse('bash', { command: 'python3 --version' })),
-      reply(text('Understood, I will not run it.')),
-      errorStatus(401, { message: 'invalid x-api-key' }),
-    ],
-  });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser, { viewport: { width: 1400, height: 900 } });
-  page = opened.page;
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  await page.goto(keel.url);
-  await board(page).waitFor();
+beforeAll(() => {
+  page = scripted.page;
 });
 
-afterEach(() => {
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });

@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {
   hang,
   reply,
-  startScriptedAnthropic,
   text,
   textOf,
   toolResults,
@@ -17,9 +16,11 @@ import {
   type StaticStep,
 } from '../support/scriptedAnthropic';
 import { addStep, board, boardVersion, row, screenshot, stepTexts, waitForNewVersion } from './support/board';
-import { launchChromium, newPage, type PageOptions } from './support/chromium';
+import { type PageOptions } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
+import { UNDO_OFFER_MS } from '../../renderer/plan/undoOffer';
 
 /*
  * Issue 16, items 1, 4, 5, 6, 8 and 9, tried as a person would in `keel web` with the scripted
@@ -61,15 +62,14 @@ const whileLooking = gate();
 
 let model: ScriptedAnthropic;
 let keel: KeelWeb;
-let browser: Browser;
-let openPages: { page: Page; errors: string[] }[] = [];
 
-async function open(options: PageOptions = {}): Promise<Page> {
-  const opened = await newPage(browser, { viewport: { width: 1400, height: 900 }, ...options });
-  openPages.push(opened);
-  await opened.page.goto(keel.url);
-  await board(opened.page).waitFor();
-  return opened.page;
+/** A page of the test's own (closed after it) with the board shown; `clock` installs Playwright's clock first. */
+async function open(options: PageOptions & { clock?: boolean } = {}): Promise<Page> {
+  const { page } = await scripted.newPage({ viewport: { width: 1400, height: 900 }, ...options });
+  if (options.clock) await page.clock.install();
+  await page.goto(keel.url);
+  await board(page).waitFor();
+  return page;
 }
 
 async function request<T>(run: (socket: Awaited<ReturnType<typeof connectKeelSocket>>) => Promise<T>): Promise<T> {
@@ -110,61 +110,54 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
   return a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 }
 
-beforeAll(async () => {
-  model = await startScriptedAnthropic({
-    apiKey: 'k',
-    script: [
-      // 1. The agent plans.
-      reply(text('Here is my plan.'), toolUse('todo', { items: [{ content: READ, status: 'in_progress' }, { content: WRITE }, { content: RUN }] })),
-      // 2. Held while the person edits the plan; the answer is then based on the plan before their edit.
-      whileEditing.step,
-      // 3. Having read the refusal (which shows the person's edit), the agent sends its own list again.
-      reply(
-        toolUse('todo', {
-          items: [{ content: READ, status: 'completed' }, { content: WRITE }, { content: RUN, status: 'in_progress' }, { content: REPORT }],
-        }),
-      ),
-      // 4. Held while the person looks at what the agent undid and puts it back.
-      whileLooking.step,
-      // 5, 6. The gate nudges twice; the task then stops with the plan unfinished.
-      reply(text('Still thinking about it.')),
-      reply(text('I will stop here.')),
-      // 7. "Continue": the model answers without touching the plan; the task ends "done" with 0 steps done.
-      reply(text('I had another look; nothing more from me.')),
-      // 8, 9. A new task: a plan, then a model round the person stops.
-      reply(toolUse('todo', { items: [{ content: 'Draft the notes', status: 'in_progress' }, { content: 'Send the notes' }] })),
-      hang(),
-      // 10, 11. Continue after the person's stop: the agent finishes.
-      reply(
-        toolUse('todo', {
-          items: [
-            { content: 'Draft the notes', status: 'completed' },
-            { content: 'Send the notes', status: 'completed' },
-          ],
-        }),
-      ),
-      reply(text('Both steps are done.')),
-      // 12, 13. In 简体中文: a plan, then a round the person stops.
-      reply(toolUse('todo', { items: [{ content: 'Write the summary', status: 'in_progress' }, { content: 'Proofread it' }] })),
-      hang(),
-    ],
-  });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  page: false,
+  script: [
+    // 1. The agent plans.
+    reply(text('Here is my plan.'), toolUse('todo', { items: [{ content: READ, status: 'in_progress' }, { content: WRITE }, { content: RUN }] })),
+    // 2. Held while the person edits the plan; the answer is then based on the plan before their edit.
+    whileEditing.step,
+    // 3. Having read the refusal (which shows the person's edit), the agent sends its own list again.
+    reply(
+      toolUse('todo', {
+        items: [{ content: READ, status: 'completed' }, { content: WRITE }, { content: RUN, status: 'in_progress' }, { content: REPORT }],
+      }),
+    ),
+    // 4. Held while the person looks at what the agent undid and puts it back.
+    whileLooking.step,
+    // 5, 6. The gate nudges twice; the task then stops with the plan unfinished.
+    reply(text('Still thinking about it.')),
+    reply(text('I will stop here.')),
+    // 7. "Continue": the model answers without touching the plan; the task ends "done" with 0 steps done.
+    reply(text('I had another look; nothing more from me.')),
+    // 8, 9. A new task: a plan, then a model round the person stops.
+    reply(toolUse('todo', { items: [{ content: 'Draft the notes', status: 'in_progress' }, { content: 'Send the notes' }] })),
+    hang(),
+    // 10, 11. Continue after the person's stop: the agent finishes.
+    reply(
+      toolUse('todo', {
+        items: [
+          { content: 'Draft the notes', status: 'completed' },
+          { content: 'Send the notes', status: 'completed' },
+        ],
+      }),
+    ),
+    reply(text('Both steps are done.')),
+    // 12, 13. In 简体中文: a plan, then a round the person stops.
+    reply(toolUse('todo', { items: [{ content: 'Write the summary', status: 'in_progress' }, { content: 'Proofread it' }] })),
+    hang(),
+  ],
 });
 
-afterEach(async () => {
-  const pages = openPages;
-  openPages = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  expect(pages.flatMap((p) => p.errors)).toEqual([]);
-  expect(model.errors).toEqual([]);
+beforeAll(() => {
+  ({ keel, server: model } = scripted);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterEach(() => scripted.closePages());
+
+afterAll(() => {
   home.remove();
   root.remove();
 });
@@ -402,11 +395,13 @@ describe('the plan and the session state, as a person sees them (keel web + scri
   }, 60_000);
 
   test('16.9: move and delete never cover the step’s first line; a delete can be undone for a few seconds', async () => {
+    let page!: Page;
     for (const viewport of [
       { width: 1400, height: 900 },
       { width: 1024, height: 700 },
     ]) {
-      const page = await open({ viewport });
+      // The last page runs on Playwright's clock, so that the undo offer's timeout need not be waited out.
+      page = await open({ viewport, clock: viewport.width === 1024 });
       const long = row(page, 'Restart the service');
       await long.hover();
       const text = (await long.locator('.item-text').boundingBox())!;
@@ -422,7 +417,6 @@ describe('the plan and the session state, as a person sees them (keel web + scri
       await screenshot(page, `row-actions-${viewport.width}`);
     }
 
-    const page = openPages.at(-1)!.page;
     const before = await stepTexts(page);
     let version = await boardVersion(page);
     await page.getByRole('button', { name: 'Delete "Check the logs"' }).click();
@@ -440,7 +434,8 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await page.getByRole('button', { name: 'Delete "Tell the team at standup"' }).click();
     await waitForNewVersion(page, version);
     await toast.waitFor();
-    await toast.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.clock.fastForward(UNDO_OFFER_MS);
+    await toast.waitFor({ state: 'detached' });
     expect(await stepTexts(page)).not.toContain('Tell the team at standup');
   }, 90_000);
 

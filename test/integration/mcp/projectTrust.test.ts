@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../common/agentEvents';
 import type { ApprovalRequest } from '../../../common/approvals';
-import { parseRunArgs } from '../../../main/cli/runCommand';
+import { parseRunArgs } from '../../../main/cli/runArgs';
 import { readSettingsFile } from '../../../main/settings/modelSettings';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { reply, text, toolUse } from '../../support/scriptedAnthropic';
