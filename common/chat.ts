@@ -23,6 +23,8 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     mentions: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean().optional() }),
+  /** The model's thinking before its answer; `redacted`: reasoning the model hid, shown as such. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), redacted: z.boolean().optional(), streaming: z.boolean().optional() }),
   z.object({
     kind: z.literal('tool'),
     id: z.string(),

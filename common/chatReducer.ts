@@ -20,13 +20,22 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       return aboveQueued(items, (body) => {
         const last = body.at(-1);
         if (last?.kind === 'assistant' && last.streaming) return [...body.slice(0, -1), { ...last, text: last.text + event.delta }];
-        return [...body, { kind: 'assistant', id: newId(), text: event.delta, streaming: true }];
+        return [...endStreaming(body), { kind: 'assistant', id: newId(), text: event.delta, streaming: true }];
+      });
+    case 'thinking':
+      return aboveQueued(items, (body) => {
+        const last = body.at(-1);
+        if (last?.kind === 'thinking' && last.streaming && !event.redacted && !last.redacted)
+          return [...body.slice(0, -1), { ...last, text: last.text + event.delta }];
+        return [...endStreaming(body), { kind: 'thinking', id: newId(), text: event.delta, streaming: true, ...(event.redacted ? { redacted: true } : {}) }];
       });
     case 'stream_retry':
       // The partial answer is void: the round starts again.
       return aboveQueued(items, (body) => {
-        const last = body.at(-1);
-        return last?.kind === 'assistant' && last.streaming ? body.slice(0, -1) : body;
+        let end = body.length;
+        while (end > 0 && (body[end - 1]!.kind === 'assistant' || body[end - 1]!.kind === 'thinking') && (body[end - 1] as { streaming?: boolean }).streaming)
+          end--;
+        return body.slice(0, end);
       });
     case 'tool_call':
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'tool', id: event.id, name: event.name, input: event.input }]);
@@ -99,6 +108,10 @@ function endStreaming(items: readonly ChatItem[]): ChatItem[] {
   const last = items.at(-1);
   if (last?.kind === 'assistant' && last.streaming) {
     return last.text.trim() === '' ? items.slice(0, -1) : [...items.slice(0, -1), { kind: 'assistant', id: last.id, text: last.text }];
+  }
+  if (last?.kind === 'thinking' && last.streaming) {
+    const { streaming: _streaming, ...done } = last;
+    return [...items.slice(0, -1), done];
   }
   return [...items];
 }

@@ -59,6 +59,10 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
       for (const block of content) {
         if (role === 'assistant' && block.type === 'text') {
           items.push({ kind: 'assistant', id: `text-${counter++}`, text: block.text });
+        } else if (role === 'assistant' && block.type === 'thinking') {
+          items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: block.thinking });
+        } else if (role === 'assistant' && block.type === 'redacted_thinking') {
+          items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: '', redacted: true });
         } else if (role === 'assistant' && block.type === 'tool_use') {
           tools.set(block.id, items.length);
           items.push({ kind: 'tool', id: block.id, name: block.name, input: block.input });

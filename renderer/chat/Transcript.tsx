@@ -10,6 +10,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { ArrowDownIcon } from '../ui/icons';
 import { ActivityRow } from './messages/ActivityRow';
 import { AssistantMessage } from './messages/AssistantMessage';
+import { ThinkingRow } from './messages/ThinkingRow';
 import { NoticeRow } from './messages/NoticeRow';
 import { CompactionRow } from './messages/CompactionRow';
 import { OutcomeRow } from './messages/OutcomeRow';
@@ -40,6 +41,7 @@ function estimate(item: ChatItem | undefined): number {
     case 'tool':
     case 'notice':
     case 'compaction':
+    case 'thinking':
       return 40;
     case 'outcome':
       return item.outcome === 'done' || item.outcome === 'cancelled' ? 36 : 140;
@@ -222,6 +224,8 @@ function Row({
       return <ToolCard item={item} running={running} previousTodo={previousTodo} />;
     case 'notice':
       return <NoticeRow item={item} planItems={plan?.items} />;
+    case 'thinking':
+      return <ThinkingRow item={item} />;
     case 'compaction':
       return <CompactionRow item={item} />;
     case 'outcome': {

@@ -5,7 +5,7 @@ import { applyAgentEvent } from '../../../common/chatReducer';
 import { timelineFromRecords } from '../../../main/session/timeline';
 import { readTranscript } from '../../../main/session/transcript';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
-import { cut, reply, text, toolUse } from '../../support/scriptedAnthropic';
+import { cut, redactedThinking, reply, text, thinking, toolUse } from '../../support/scriptedAnthropic';
 import { gatedTool, realTools, runTask, send, startTask, value, waitFor } from './support';
 
 // The chat as the person sees it: folded live from agent events, and rebuilt from the transcript.
@@ -233,6 +233,7 @@ function comparable(items: ChatItem[]): unknown[] {
   return items.map((item) => {
     if (item.kind === 'assistant') return { kind: 'assistant', text: item.text };
     if (item.kind === 'notice') return { kind: 'notice', notice: item.notice, text: item.text };
+    if (item.kind === 'thinking') return { kind: 'thinking', text: item.text, redacted: item.redacted === true };
     if (item.kind === 'tool') {
       const { output: _live, ...rest } = item;
       return rest;
@@ -305,6 +306,24 @@ describe("the transcript's timeline equals the live chat", () => {
     expect(fromEvents.some((i) => i.kind === 'assistant' && i.streaming)).toBe(false);
     // The same as rebuilding from the transcript file directly.
     expect(history).toEqual(timelineFromRecords(readTranscript(harness.core.currentSession!.transcriptPath).records));
+  });
+
+  it('for thinking: its own row before the answer, a redacted one shown as hidden, the same after a reload', async () => {
+    harness = await startAgentHarness(
+      [
+        reply(thinking('First I list the folder.'), text('Listing.'), toolUse('list_files', { pattern: '*' })),
+        reply(redactedThinking('opaque'), text('All listed.')),
+      ],
+      { tools: realTools(), settings: { thinking: 'on', model: 'claude-sonnet-5-5' }, server: { catalogue: 'missing' } },
+    );
+    expect((await runTask(harness, 'list')).outcome).toBe('done');
+    const fromEvents = fold(harness.events);
+    const history = value(await harness.core.handlers['chat.history']({}));
+    expect(comparable(history)).toEqual(comparable(fromEvents));
+    expect(history.map((i) => i.kind)).toEqual(['user', 'thinking', 'assistant', 'tool', 'thinking', 'assistant', 'outcome']);
+    expect(history[1]).toMatchObject({ kind: 'thinking', text: 'First I list the folder.' });
+    expect(history[4]).toMatchObject({ kind: 'thinking', redacted: true });
+    expect(fromEvents.some((i) => i.kind === 'thinking' && i.streaming)).toBe(false);
   });
 
   it('for a message queued while the answer streams, a retried stream, and a second task', async () => {
