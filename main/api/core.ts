@@ -30,7 +30,7 @@ import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
 import { McpManager } from '../mcp/mcpManager';
 import { readSettingsFile, settingsPath } from '../settings/modelSettings';
 import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
-import { sessionNetworkPolicy } from './sessionNetwork';
+import { hostOfNetworkRule, listedNetworkRules, sessionNetworkPolicy } from './sessionNetwork';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -164,6 +164,14 @@ export class KeelCore implements HandlerContext {
     this.session?.close();
     this.session = session;
     this.changes = changes;
+    const networkEnv = this.options.settingsEnv ?? process.env;
+    const network = sessionNetworkPolicy(session, {
+      dataDir: this.options.dataDir,
+      env: networkEnv,
+      publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+      log: this.options.log,
+      resolve: this.options.resolveHost,
+    });
     const agent = new Agent({
       session,
       settings: () => this.modelSettings(),
@@ -174,17 +182,14 @@ export class KeelCore implements HandlerContext {
       // A headless run has one task: it waits for its servers as long as they may take to start.
       // The window waits a little for a server still starting, then goes on without it.
       moreTools: (signal) => this.mcp.tools(this.options.headless ? (this.options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : MCP_WINDOW_WAIT_MS, signal),
-      alwaysAllowed: () => this.mcp.alwaysAllowed(),
+      alwaysAllowed: () => [...this.mcp.alwaysAllowed(), ...listedNetworkRules(this.options.dataDir, networkEnv)],
       allowAlways: (rule) => {
+        const host = hostOfNetworkRule(rule);
+        if (host !== null) return network.allowAlways(host);
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
-      network: sessionNetworkPolicy(session, {
-        dataDir: this.options.dataDir,
-        env: this.options.settingsEnv ?? process.env,
-        publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
-        log: this.options.log,
-      }),
+      network,
     });
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
