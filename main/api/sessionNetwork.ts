@@ -25,7 +25,11 @@ export function sessionNetworkPolicy(
 ): NetworkPolicy {
   return new NetworkPolicy({
     listed: () => listedNetworkHosts(options.dataDir, options.env),
-    sessionHosts: { has: (host) => session.approvalRules.has(networkRule(host)), add: (host) => session.allowForSession(networkRule(host)) },
+    sessionHosts: {
+      has: (host) => session.approvalRules.has(networkRule(host)),
+      add: (host) => session.allowForSession(networkRule(host)),
+      list: () => [...session.approvalRules].flatMap((rule) => (hostOfNetworkRule(rule) === null ? [] : [hostOfNetworkRule(rule)!])),
+    },
     persist: (host) => {
       try {
         addNetworkAllowed(options.dataDir, host);
