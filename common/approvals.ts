@@ -8,7 +8,8 @@ import { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode } from './appr
 export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
 export { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode };
 
-export type ToolKind = 'command' | 'file_change' | 'read' | 'plan' | 'mcp';
+/** `network`: reaches hosts through the network policy (web_fetch). */
+export type ToolKind = 'command' | 'file_change' | 'read' | 'plan' | 'mcp' | 'network';
 
 /** An approval card: exactly what will run or change. */
 export const ApprovalRequestSchema = z.object({
@@ -32,6 +33,8 @@ export const ApprovalRequestSchema = z.object({
   mcp: z.object({ server: z.string(), tool: z.string(), arguments: z.string() }).optional(),
   /** For an MCP tool: the rule that allows every tool of its server, `mcp:<server>`. */
   serverRule: z.string().optional(),
+  /** For a call that reaches the network: the URL and its host (the session rule is `network:<host>`). */
+  network: z.object({ url: z.string().max(8000), host: z.string().max(300) }).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 
@@ -41,7 +44,7 @@ export const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
     decision: z.literal('allow_session'),
     /** MCP tools: allow the whole server (its serverRule) rather than this tool. */
     scope: z.enum(['tool', 'server']).optional(),
-    /** MCP tools: remember the rule in the settings, for every session. */
+    /** MCP tools and network hosts: remember the rule in the settings, for every session. */
     always: z.boolean().optional(),
   }),
   z.object({ decision: z.literal('deny'), reason: z.string().max(4000).optional() }),

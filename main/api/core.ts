@@ -39,7 +39,7 @@ import { sweepLeftovers } from '../sandbox/leftovers';
 import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
-import { sessionNetworkPolicy } from './sessionNetwork';
+import { hostOfNetworkRule, listedNetworkRules, sessionNetworkPolicy } from './sessionNetwork';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -188,6 +188,14 @@ export class KeelCore implements HandlerContext {
     this.session?.close();
     this.session = session;
     this.changes = changes;
+    const networkEnv = this.options.settingsEnv ?? process.env;
+    const network = sessionNetworkPolicy(session, {
+      dataDir: this.options.dataDir,
+      env: networkEnv,
+      publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+      log: this.options.log,
+      resolve: this.options.resolveHost,
+    });
     const agent = new Agent({
       session,
       settings: () => this.modelSettings(),
@@ -198,20 +206,17 @@ export class KeelCore implements HandlerContext {
       // A headless run has one task: it waits for its servers as long as they may take to start.
       // The window waits a little for a server still starting, then goes on without it.
       moreTools: (signal) => this.mcp.tools(this.options.headless ? (this.options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : MCP_WINDOW_WAIT_MS, signal),
-      alwaysAllowed: () => this.mcp.alwaysAllowed(),
+      alwaysAllowed: () => [...this.mcp.alwaysAllowed(), ...listedNetworkRules(this.options.dataDir, networkEnv)],
       allowAlways: (rule) => {
+        const host = hostOfNetworkRule(rule);
+        if (host !== null) return network.allowAlways(host);
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
       sandbox: this.sandboxFor(session.workspace),
       secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
       models: this.models,
-      network: sessionNetworkPolicy(session, {
-        dataDir: this.options.dataDir,
-        env: this.options.settingsEnv ?? process.env,
-        publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
-        log: this.options.log,
-      }),
+      network,
     });
     this.refreshModels();
     this.agent = agent;

@@ -2,6 +2,7 @@ import type { AppInfo } from '../../common/contract';
 import type { AgentTool } from '../agent/toolRunner';
 import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
+import type { Resolver } from '../network/networkPolicy';
 
 /** How a host sets up the core: where its data lives, what it is, and what it can do. */
 export interface CoreOptions {
@@ -25,4 +26,6 @@ export interface CoreOptions {
   /** How long an MCP server may take to start before it is shown as failed (30 s). */
   mcpStartTimeoutMs?: number;
   log?: (message: string) => void;
+  /** How the network policy resolves names; the system's by default (tests map names to their local servers). */
+  resolveHost?: Resolver;
 }

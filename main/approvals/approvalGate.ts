@@ -5,6 +5,7 @@ import type { WorkspaceSession } from '../session/workspaceSession';
 import { ApprovalBroker } from './approvalBroker';
 import { alwaysAsksBecause, commandOfCall, judgeCommand, kindOfCall, needsApproval, sessionRuleFor, type ToolCall } from './approvals';
 import { previewFileChange } from './changePreview';
+import { hostOfNetworkCall } from './networkApproval';
 import { shellKindFor } from './shellWords';
 
 export interface ApprovalGateOptions {
@@ -60,6 +61,8 @@ export class ApprovalGate {
         serverRule: mcp.serverRule,
       });
     else if (judgedCall.kind === 'command' && typeof fields.command === 'string') request.command = fields.command;
+    const host = judgedCall.kind === 'network' ? hostOfNetworkCall(call.input) : null;
+    if (host !== null && typeof fields.url === 'string') request.network = { url: fields.url.slice(0, 8000), host };
     const alwaysAsks = alwaysAsksBecause(judged);
     if (alwaysAsks) request.alwaysAsks = alwaysAsks;
     const preview = judgedCall.kind === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;

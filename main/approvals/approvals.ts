@@ -4,6 +4,7 @@ import { commandLinePrograms, judgeCommandLine } from './shellLine';
 import type { ShellKind } from './shellWords';
 import { placeOf } from './writePlaces';
 import { isMcpToolName, serverSegmentOf } from '../mcp/toolNames';
+import { hostOfNetworkCall, networkNeedsApproval, networkRule } from './networkApproval';
 
 /** A tool call as approvals see it: its tool's name and declared kind, and its input. */
 export interface ToolCall {
@@ -29,6 +30,8 @@ export function sessionRuleFor(call: ToolCall, shell: ShellKind = 'posix'): stri
   const { name, kind } = call;
   if (kind === 'mcp') return `tool:${name}`;
   if (kind === 'file_change') return 'file_change';
+  const host = kind === 'network' ? hostOfNetworkCall(call.input) : null;
+  if (host !== null) return networkRule(host);
   const command = commandOf(call.input);
   const programs = command === undefined ? [] : [...new Set(commandLinePrograms(command, shell) ?? [firstWord(command)])].filter((p) => p !== '');
   return programs.length > 0 ? `command:${programs.join(' ')}` : `tool:${name}`;
@@ -81,6 +84,7 @@ export function needsApproval(mode: ApprovalMode, call: ToolCall, sessionRules: 
   // An MCP tool can do anything its server does: it asks in every mode but full auto, unless the
   // tool (`tool:<name>`) or its whole server (`mcp:<server>`) is allowed.
   if (kind === 'mcp') return mode !== 'full_auto' && !sessionRules.has(`tool:${name}`) && !sessionRules.has(`mcp:${serverSegmentOf(name)}`);
+  if (kind === 'network') return networkNeedsApproval(mode, call.input, sessionRules);
   if (kind === 'read' || kind === 'plan' || mode === 'full_auto') return false;
   if (kind === 'file_change' && mode === 'auto_edits') return false;
   const command = kind === 'command' ? commandOf(call.input) : undefined;

@@ -27,6 +27,7 @@ export interface Destination {
 export interface SessionHosts {
   has(host: string): boolean;
   add(host: string): void;
+  list(): Iterable<string>;
 }
 
 export interface NetworkPolicyOptions {
@@ -49,7 +50,7 @@ const systemResolver: Resolver = async (host) => {
 
 function memoryHosts(): SessionHosts {
   const hosts = new Set<string>();
-  return { has: (host) => hosts.has(host), add: (host) => void hosts.add(host) };
+  return { has: (host) => hosts.has(host), add: (host) => void hosts.add(host), list: () => hosts };
 }
 
 /**
@@ -76,6 +77,11 @@ export class NetworkPolicy {
   /** Listed, or allowed for this session. */
   isAllowed(host: string): boolean {
     return this.isListed(host) || this.sessionHosts.has(host);
+  }
+
+  /** Every host allowed now, listed or for this session (what a proxy for commands lets through). */
+  allowedHosts(): string[] {
+    return [...new Set([...parseHostList(this.options.listed()).hosts, ...this.sessionHosts.list()])];
   }
 
   allowForSession(host: string): void {

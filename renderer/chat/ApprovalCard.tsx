@@ -4,6 +4,7 @@ import { useI18n, type Translate } from '../i18n/I18nProvider';
 import { useChat } from './chatContext';
 import { ShieldIcon } from '../ui/icons';
 import { McpAllowButtons, McpArguments } from './McpApproval';
+import { NetworkAllowButtons, NetworkTarget } from './NetworkApproval';
 import { diffFromUnified } from './tools/diffLines';
 import { DiffStat, DiffTable } from './tools/DiffTable';
 
@@ -16,6 +17,7 @@ export function ruleText(rule: string, language: string, t: Translate): string {
     return t('chat.approval.rule.commands', { programs: new Intl.ListFormat(language, { type: 'conjunction' }).format(programs) });
   }
   if (rule.startsWith('tool:')) return t('chat.approval.rule.tool', { tool: rule.slice('tool:'.length) });
+  if (rule.startsWith('network:')) return t('chat.approval.rule.network', { host: rule.slice('network:'.length) });
   return rule;
 }
 
@@ -53,11 +55,13 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         <h3 id={titleId}>
           {request.mcp
             ? t('chat.approval.mcpTitle', { tool: request.mcp.tool, server: request.mcp.server })
-            : command
-              ? t('chat.approval.commandTitle')
-              : request.diff !== undefined || request.path
-                ? t('chat.approval.fileTitle')
-                : t('chat.approval.toolTitle', { tool: request.tool })}
+            : request.network
+              ? t('chat.approval.networkTitle', { host: request.network.host })
+              : command
+                ? t('chat.approval.commandTitle')
+                : request.diff !== undefined || request.path
+                  ? t('chat.approval.fileTitle')
+                  : t('chat.approval.toolTitle', { tool: request.tool })}
         </h3>
         {request.path && <span className="approval-path">{request.path}</span>}
         {diff && diff.lines.length > 0 && <DiffStat diff={diff} />}
@@ -80,6 +84,7 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         </p>
       )}
       {request.mcp && <McpArguments mcp={request.mcp} />}
+      {request.network && <NetworkTarget network={request.network} />}
       {diff && (
         <div className="approval-diff">
           <DiffTable diff={diff} label={t('chat.diff.label', { path: request.path ?? '' })} />
@@ -91,6 +96,8 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
         </button>
         {request.mcp ? (
           <McpAllowButtons request={request} sent={sent} answer={answer} />
+        ) : request.network ? (
+          <NetworkAllowButtons host={request.network.host} sent={sent} answer={answer} />
         ) : (
           // No rule covers a command that always asks: offering one would promise what it cannot keep.
           !request.alwaysAsks && (

@@ -38,6 +38,7 @@ function header(page: FetchedPage, title: string | undefined, original: string):
 
 export const webFetchTool: Tool<typeof inputSchema> = {
   name: 'web_fetch',
+  kind: 'network',
   description: [
     'Fetch one web page (http or https) and return its content.',
     'HTML comes back as Markdown, title first, then headings, links (absolute URLs), emphasis, lists and code; scripts, styles, navigation and forms are dropped. Plain text, Markdown, JSON and XML come back as they are.',

@@ -182,6 +182,11 @@ export const chat = {
   'chat.approval.rule.command': 'every {program} command from now on',
   'chat.approval.rule.commands': 'every command using {programs} from now on',
   'chat.approval.rule.tool': 'every {tool} call from now on',
+  'chat.approval.rule.network': 'every page from {host} from now on',
+  'chat.approval.networkTitle': 'Fetch a page from {host}?',
+  'chat.approval.networkAllowSession': 'Allow {host} for this session',
+  'chat.approval.networkAllowAlways': 'Always allow {host}',
+  'chat.approval.networkAlwaysHelp': '“Always” adds {host} to network.allow in your settings.',
   'chat.approval.always.outside': 'It writes outside this folder ({targets}), so Keel asks every time: no rule covers it.',
   'chat.approval.always.wrapper': 'It runs a program through {programs}, so Keel asks every time: no rule covers it.',
   'chat.approval.always.unjudgeable':

@@ -199,6 +199,7 @@ describe('the policy', () => {
     p.allowAlways('other.example.com');
     expect(persisted).toEqual(['other.example.com']);
     expect(p.isAllowed('other.example.com')).toBe(true);
+    expect(p.allowedHosts().sort()).toEqual(['docs.example.com', 'other.example.com']);
   });
 
   it('in Full auto reaches public hosts without asking', async () => {
