@@ -36,6 +36,8 @@ import { sweepLeftovers } from '../sandbox/leftovers';
 import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
+import { NetworkPolicy } from '../network/networkPolicy';
+import { addNetworkAllowed, listedNetworkHosts } from '../settings/networkSettings';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -66,6 +68,8 @@ export class KeelCore implements HandlerContext {
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
   readonly changeCleanup: ChangeCleanup;
+  /** The one network policy: what commands in the sandbox (and web_fetch) may reach. */
+  readonly network: NetworkPolicy;
 
   constructor(readonly options: CoreOptions) {
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
@@ -89,6 +93,10 @@ export class KeelCore implements HandlerContext {
       startTimeoutMs: options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       onChange: (list) => this.emit('mcp.changed', list),
       ...(options.log ? { log: options.log } : {}),
+    });
+    this.network = new NetworkPolicy({
+      listed: () => listedNetworkHosts(options.dataDir, options.settingsEnv ?? process.env),
+      persist: (host) => addNetworkAllowed(options.dataDir, host),
     });
     this.imageCleanup = new ImageCleanup(options.dataDir, { log: options.log });
     this.changeCleanup = new ChangeCleanup(options.dataDir, { log: options.log });
@@ -229,7 +237,14 @@ export class KeelCore implements HandlerContext {
       this.options.log?.(`warning: ${(error as Error).message} Using "required".`);
       setting = 'required';
     }
-    const sandbox = new WorkspaceSandbox({ workspace, dataDir: this.options.dataDir, setting, log: this.options.log });
+    const network = this.network;
+    const sandbox = new WorkspaceSandbox({
+      workspace,
+      dataDir: this.options.dataDir,
+      setting,
+      log: this.options.log,
+      network: { listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env), allows: (host) => network.isAllowed(host) },
+    });
     this.sandbox = sandbox;
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
