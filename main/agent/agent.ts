@@ -110,7 +110,7 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
-    this.gate = new ApprovalGate(options.session, options);
+    this.gate = new ApprovalGate(options.session, { ...options, sandboxed: () => options.sandbox?.status.state === 'on' });
     this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
     this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
   }
@@ -450,6 +450,7 @@ export class Agent {
     );
     if (verdict.run) return null;
     if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
+    if (verdict.refusal) return { content: verdict.refusal, isError: true };
     return { content: deniedResult(call.name, verdict.reason), isError: true };
   }
 

@@ -73,6 +73,10 @@ export class WorkspaceSandbox {
     return this.current;
   }
 
+  get required(): boolean {
+    return this.options.setting === 'required';
+  }
+
   get workspace(): string {
     return this.options.workspace;
   }

@@ -25,6 +25,12 @@ export const bashInputSchema = z.object({
     .describe(
       `Seconds before the command is killed. Default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}; raise it for long builds or test suites.`,
     ),
+  leave_sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only when the sandbox blocked something the task truly needs: true runs this command outside the sandbox. The person is asked every time; in Full auto it is refused.',
+    ),
 });
 
 export type BashInput = z.infer<typeof bashInputSchema>;
@@ -49,9 +55,12 @@ export const bashTool: Tool<typeof bashInputSchema> = {
         isError: true,
       };
     }
+    if (input.leave_sandbox && context.sandbox?.required) {
+      return { content: 'The command was not run: the sandbox is required, so nothing runs outside it.', isError: true };
+    }
     let sandboxed: SandboxedCommand | undefined;
     try {
-      if (status?.state === 'on') sandboxed = await context.sandbox!.wrap(input.command, context.sessionId ?? 'default');
+      if (status?.state === 'on' && !input.leave_sandbox) sandboxed = await context.sandbox!.wrap(input.command, context.sessionId ?? 'default');
     } catch (error) {
       return { content: `The command was not run: the sandbox could not wrap it (${error instanceof Error ? error.message : String(error)}).`, isError: true };
     }
