@@ -2,7 +2,10 @@ import type { ApprovalMode } from '../../common/approvals';
 import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import { DisposableStore, type Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import { Agent } from '../agent/agent';
+import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
 import { ImageCleanup } from '../images/imageCleanup';
@@ -36,8 +39,9 @@ import { sweepLeftovers } from '../sandbox/leftovers';
 import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
-import { NetworkPolicy } from '../network/networkPolicy';
-import { addNetworkAllowed, listedNetworkHosts } from '../settings/networkSettings';
+import { sessionNetworkPolicy } from './sessionNetwork';
+import type { NetworkPolicy } from '../network/networkPolicy';
+import { listedNetworkHosts } from '../settings/networkSettings';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -57,9 +61,12 @@ export class KeelCore implements HandlerContext {
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
-  private readonly listeners = new Set<EventListener>();
-  private readonly terminalOutputListeners = new Set<TerminalOutputListener>();
-  private unsubscribeSession: (() => void) | null = null;
+  /** The open session's network policy (the sandbox's proxy asks it about hosts nobody listed). */
+  private network: NetworkPolicy | null = null;
+  private readonly events: Emitter<[CoreEvent]>;
+  private readonly terminalOutput: Emitter<Parameters<TerminalOutputListener>>;
+  /** What the open session's agent, plan and changes are subscribed to. */
+  private sessionSubscriptions = new DisposableStore();
   readonly settings: SettingsService;
   readonly handlers: Handlers;
   /** The person's shells in tabs; they start in the open workspace. */
@@ -68,16 +75,19 @@ export class KeelCore implements HandlerContext {
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
   readonly changeCleanup: ChangeCleanup;
-  /** The one network policy: what commands in the sandbox (and web_fetch) may reach. */
-  readonly network: NetworkPolicy;
+  /** The endpoint's models, fetched in the background when the endpoint, key or model changes. */
+  readonly models: ModelCatalogue;
 
   constructor(readonly options: CoreOptions) {
+    const onListenerError = (error: unknown) =>
+      options.log ? options.log(`warning: an event listener failed: ${error instanceof Error ? error.message : String(error)}`) : console.error(error);
+    this.events = new Emitter({ onListenerError });
+    this.terminalOutput = new Emitter({ onListenerError });
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
+    this.models = new ModelCatalogue(options.log);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
-      output: (id, seq, data) => {
-        for (const listener of this.terminalOutputListeners) listener(id, seq, data);
-      },
+      output: (id, seq, data) => this.terminalOutput.fire(id, seq, data),
       workspace: () => this.session?.workspace ?? null,
       log: options.log,
     });
@@ -93,10 +103,6 @@ export class KeelCore implements HandlerContext {
       startTimeoutMs: options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       onChange: (list) => this.emit('mcp.changed', list),
       ...(options.log ? { log: options.log } : {}),
-    });
-    this.network = new NetworkPolicy({
-      listed: () => listedNetworkHosts(options.dataDir, options.settingsEnv ?? process.env),
-      persist: (host) => addNetworkAllowed(options.dataDir, host),
     });
     this.imageCleanup = new ImageCleanup(options.dataDir, { log: options.log });
     this.changeCleanup = new ChangeCleanup(options.dataDir, { log: options.log });
@@ -155,18 +161,16 @@ export class KeelCore implements HandlerContext {
   }
 
   /** Terminal output, as bytes: each host carries it to its windows without JSON. */
-  onTerminalOutput(listener: TerminalOutputListener): () => void {
-    this.terminalOutputListeners.add(listener);
-    return () => this.terminalOutputListeners.delete(listener);
+  onTerminalOutput(listener: TerminalOutputListener): Disposable {
+    return this.terminalOutput.on(listener);
   }
 
-  onEvent(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onEvent(listener: EventListener): Disposable {
+    return this.events.on(listener);
   }
 
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void {
-    for (const listener of this.listeners) listener({ channel: event, payload } as CoreEvent);
+    this.events.fire({ channel: event, payload } as CoreEvent);
   }
 
   openWorkspace(folder: string, options: OpenSessionOptions = {}): Result<WorkspaceInfo> {
@@ -184,10 +188,17 @@ export class KeelCore implements HandlerContext {
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
-    this.unsubscribeSession?.();
+    this.sessionSubscriptions.dispose();
     this.session?.close();
     this.session = session;
     this.changes = changes;
+    const network = sessionNetworkPolicy(session, {
+      dataDir: this.options.dataDir,
+      env: this.options.settingsEnv ?? process.env,
+      publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+      log: this.options.log,
+    });
+    this.network = network;
     const agent = new Agent({
       session,
       settings: () => this.modelSettings(),
@@ -205,14 +216,18 @@ export class KeelCore implements HandlerContext {
       },
       sandbox: this.sandboxFor(session.workspace),
       secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
+      models: this.models,
+      network,
     });
+    this.refreshModels();
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
-    const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
-    const stopAgent = agent.on((event) => this.emit('agent.event', event));
-    const stopChanges = changes.onChange(() => this.emit('changes.changed', {}));
-    this.unsubscribeSession = () => (stopPlan(), stopAgent(), stopChanges());
+    const subscriptions = new DisposableStore();
+    subscriptions.add(session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan))));
+    subscriptions.add(agent.on((event) => this.emit('agent.event', event)));
+    subscriptions.add(changes.onChange(() => this.emit('changes.changed', {})));
+    this.sessionSubscriptions = subscriptions;
     try {
       rememberFolder(this.options.dataDir, session.workspace);
     } catch (error) {
@@ -237,13 +252,16 @@ export class KeelCore implements HandlerContext {
       this.options.log?.(`warning: ${(error as Error).message} Using "required".`);
       setting = 'required';
     }
-    const network = this.network;
     const sandbox = new WorkspaceSandbox({
       workspace,
       dataDir: this.options.dataDir,
       setting,
       log: this.options.log,
-      network: { listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env), allows: (host) => network.isAllowed(host) },
+      // Commands reach only hosts someone allowed (listed, or for this session): never "any public host".
+      network: {
+        listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env),
+        allows: (host) => this.network?.isAllowed(host) ?? false,
+      },
     });
     this.sandbox = sandbox;
     void sandbox.start().then((status) => {
@@ -259,6 +277,17 @@ export class KeelCore implements HandlerContext {
   /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
   approvalMode(session: WorkspaceSession): ApprovalMode {
     return this.options.headless ? 'full_auto' : (session.approvalMode ?? this.settings.view().approvalMode);
+  }
+
+  /** Asks the endpoint for its models in the background; a task waits for the answer only a moment. */
+  refreshModels(): void {
+    let settings: ModelSettings;
+    try {
+      settings = this.modelSettings();
+    } catch {
+      return; // a broken settings file is reported where it is read
+    }
+    void this.models.refresh(settings).catch(() => undefined);
   }
 
   modelSettings(): ModelSettings {

@@ -14,6 +14,7 @@ export interface CommandSandbox {
   readonly status: SandboxStatus;
   wrap(command: string, sessionId: string): Promise<SandboxedCommand>;
 }
+import type { NetworkPolicy } from '../network/networkPolicy';
 
 /** What a tool is given besides its input. */
 export interface ToolContext {
@@ -31,6 +32,8 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** Never readable by a tool, even inside the workspace (see sandbox/secretPaths). */
   secrets?: readonly string[];
+  /** What the agent may reach on the network; a tool that needs it refuses without it. */
+  network?: NetworkPolicy;
   /** Whose file-name rules apply (this machine's when absent); tests pass 'win32' to check Windows' rules here. */
   platform?: NodeJS.Platform;
 }
