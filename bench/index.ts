@@ -4,6 +4,7 @@ import { benchBoardRoundTrip } from './boardRoundTrip';
 import { benchChatStreaming } from './chatStreaming';
 import { benchContextWindow } from './contextWindow';
 import { benchFileTools } from './fileTools';
+import { benchSandbox } from './sandbox';
 import { benchSearch } from './search';
 import { benchMentions } from './mentions';
 import { benchMcp } from './mcp';
@@ -26,6 +27,7 @@ const benches: Record<string, () => unknown> = {
   search: benchSearch,
   mentions: benchMentions,
   mcp: benchMcp,
+  sandbox: benchSandbox,
 };
 
 for (const [name, run] of Object.entries(benches)) {

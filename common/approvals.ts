@@ -28,7 +28,9 @@ export const ApprovalRequestSchema = z.object({
    * Why this command asks whatever the session's rules say: it writes outside the workspace (detail:
    * the targets), runs another program through a wrapper (detail: the wrappers), or cannot be judged.
    */
-  alwaysAsks: z.object({ kind: z.enum(['outside', 'wrapper', 'unjudgeable']), detail: z.string().max(4000) }).optional(),
+  alwaysAsks: z.object({ kind: z.enum(['outside', 'wrapper', 'unjudgeable', 'leaves_sandbox']), detail: z.string().max(4000) }).optional(),
+  /** The command runs in the OS sandbox: the card says what it may and may not do. */
+  sandboxed: z.boolean().optional(),
   /** For an MCP tool: its server, its own name and the arguments (JSON, capped). */
   mcp: z.object({ server: z.string(), tool: z.string(), arguments: z.string() }).optional(),
   /** For an MCP tool: the rule that allows every tool of its server, `mcp:<server>`. */

@@ -72,7 +72,7 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
-    this.gate = new ApprovalGate(options.session, options);
+    this.gate = new ApprovalGate(options.session, { ...options, sandboxed: () => options.sandbox?.status.state === 'on' });
     this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
     this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
   }

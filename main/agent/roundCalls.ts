@@ -94,5 +94,6 @@ async function askApproval(call: ToolUseBlock, context: RoundCallsContext): Prom
   );
   if (verdict.run) return null;
   if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
+  if (verdict.refusal) return { content: verdict.refusal, isError: true };
   return { content: deniedResult(call.name, verdict.reason), isError: true };
 }

@@ -40,6 +40,8 @@ import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
 import { hostOfNetworkRule, listedNetworkRules, sessionNetworkPolicy } from './sessionNetwork';
+import type { NetworkPolicy } from '../network/networkPolicy';
+import { listedNetworkHosts } from '../settings/networkSettings';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -59,6 +61,8 @@ export class KeelCore implements HandlerContext {
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
+  /** The open session's network policy (the sandbox's proxy asks it about hosts nobody listed). */
+  private network: NetworkPolicy | null = null;
   private readonly events: Emitter<[CoreEvent]>;
   private readonly terminalOutput: Emitter<Parameters<TerminalOutputListener>>;
   /** What the open session's agent, plan and changes are subscribed to. */
@@ -196,6 +200,7 @@ export class KeelCore implements HandlerContext {
       log: this.options.log,
       resolve: this.options.resolveHost,
     });
+    this.network = network;
     const agent = new Agent({
       session,
       settings: () => this.modelSettings(),
@@ -251,7 +256,17 @@ export class KeelCore implements HandlerContext {
       this.options.log?.(`warning: ${(error as Error).message} Using "required".`);
       setting = 'required';
     }
-    const sandbox = new WorkspaceSandbox({ workspace, dataDir: this.options.dataDir, setting, log: this.options.log });
+    const sandbox = new WorkspaceSandbox({
+      workspace,
+      dataDir: this.options.dataDir,
+      setting,
+      log: this.options.log,
+      // Commands reach only hosts someone allowed (listed, or for this session): never "any public host".
+      network: {
+        listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env),
+        allows: (host) => this.network?.isAllowed(host) ?? false,
+      },
+    });
     this.sandbox = sandbox;
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);

@@ -3,7 +3,17 @@ import type { ApprovalDecision, ApprovalMode, ApprovalRequest } from '../../comm
 import type { AgentTool } from '../agent/toolRunner';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import { ApprovalBroker } from './approvalBroker';
-import { alwaysAsksBecause, commandOfCall, judgeCommand, kindOfCall, needsApproval, sessionRuleFor, type ToolCall } from './approvals';
+import {
+  alwaysAsksBecause,
+  commandOfCall,
+  judgeCommand,
+  kindOfCall,
+  leavesSandbox,
+  needsApproval,
+  SANDBOX_RULE,
+  sessionRuleFor,
+  type ToolCall,
+} from './approvals';
 import { previewFileChange } from './changePreview';
 import { hostOfNetworkCall } from './networkApproval';
 import { shellKindFor } from './shellWords';
@@ -15,6 +25,8 @@ export interface ApprovalGateOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
+  /** Whether commands run in the OS sandbox now (its start-up check passed). */
+  sandboxed?: () => boolean;
 }
 
 /** What the gate tells the loop while a card waits. */
@@ -24,7 +36,11 @@ export interface GateEvents {
 }
 
 /** Whether the call may run; when denied, the person's reason, if they gave one. */
-export type GateVerdict = { run: true } | { run: false; reason?: string };
+export type GateVerdict = { run: true } | { run: false; reason?: string; refusal?: string };
+
+/** What the model reads when Full auto refuses a command that asked to leave the sandbox. */
+export const LEAVE_REFUSED =
+  "Not run: this command asked to run outside the sandbox (leave_sandbox), and in Full auto nothing leaves the sandbox; it was not retried unsandboxed. Run it without leave_sandbox, inside the sandbox's limits, or ask the person to run it.";
 
 type GateSession = Pick<WorkspaceSession, 'workspace' | 'approvalRules' | 'allowForSession' | 'recordTask'>;
 
@@ -48,9 +64,32 @@ export class ApprovalGate {
     const shell = shellKindFor(process.platform);
     const judgedCall: ToolCall = { name: call.name, kind: kindOfCall(call.name, tool), input: call.input };
     const command = mode === 'full_auto' ? undefined : commandOfCall(judgedCall);
-    const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
     const always = [...(this.options.alwaysAllowed?.() ?? [])];
     const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
+    const leaving = judgedCall.kind === 'command' && leavesSandbox(call.input);
+    const sandboxed = judgedCall.kind === 'command' && !leaving && (this.options.sandboxed?.() ?? false);
+    if (leaving && mode !== 'full_auto' && typeof (call.input as { command?: unknown }).command === 'string') {
+      // Leaving the sandbox asks every time, with its own card: no rule covers it.
+      return {
+        toolUseId: call.id,
+        tool: call.name,
+        sessionRule: sessionRuleFor(judgedCall, shell),
+        command: (call.input as { command: string }).command,
+        alwaysAsks: { kind: 'leaves_sandbox', detail: 'unsandboxed' },
+      };
+    }
+    // The sandbox confines what the judge of the command line could only guess at.
+    if (sandboxed) {
+      if (mode === 'full_auto' || rules.has(SANDBOX_RULE)) return null;
+      return {
+        toolUseId: call.id,
+        tool: call.name,
+        sessionRule: SANDBOX_RULE,
+        command: String((call.input as { command?: unknown }).command ?? ''),
+        sandboxed: true,
+      };
+    }
+    const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
     if (!needsApproval(mode, judgedCall, rules, judged)) return null;
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(judgedCall, shell) };
@@ -72,6 +111,9 @@ export class ApprovalGate {
 
   /** Waits for the person when this call needs them; a stop of the task answers the card as denied. */
   async check(call: ToolUseBlock, tool: AgentTool | undefined, signal: AbortSignal, events: GateEvents): Promise<GateVerdict> {
+    if ((this.options.approvalMode?.() ?? 'full_auto') === 'full_auto' && kindOfCall(call.name, tool) === 'command' && leavesSandbox(call.input)) {
+      return { run: false, refusal: LEAVE_REFUSED };
+    }
     const request = await this.requestFor(call, tool);
     if (!request) return { run: true };
     const asked = this.broker.ask(request, signal);

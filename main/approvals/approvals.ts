@@ -26,6 +26,14 @@ export function kindOfCall(name: string, tool: { kind?: ToolKind } | undefined):
  * `npm …`); for a chain or pipe, all of its programs (`npm test 2>&1 | tail` allows `npm …` and
  * `tail …`); for a file change, every file change in the workspace.
  */
+/** "Allow for this session" on a sandboxed command's card: every command that stays in the sandbox runs without asking. */
+export const SANDBOX_RULE = 'sandbox:commands';
+
+/** Whether a bash call asks to run outside the sandbox (its `leave_sandbox` field). */
+export function leavesSandbox(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as { leave_sandbox?: unknown }).leave_sandbox === true;
+}
+
 export function sessionRuleFor(call: ToolCall, shell: ShellKind = 'posix'): string {
   const { name, kind } = call;
   if (kind === 'mcp') return `tool:${name}`;

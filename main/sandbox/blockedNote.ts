@@ -17,13 +17,16 @@ export function blockedBy(output: string): Blocked[] {
  * The short note after a sandboxed command's own errors, so the model knows the refusal came from
  * the sandbox and that retrying the same way will not help; undefined when nothing looks refused.
  */
-export function blockedNote(output: string): string | undefined {
+export function blockedNote(output: string, refusedHosts: readonly string[] = []): string | undefined {
   const found = blockedBy(output);
+  if (refusedHosts.length > 0 && !found.includes('network')) found.push('network');
   if (found.length === 0) return undefined;
+  const refused =
+    refusedHosts.length > 0 ? ` (refused now: ${refusedHosts.slice(0, 10).join(', ')}; the person can allow a host for the session or always)` : '';
   const parts = found.map((kind) =>
     kind === 'write'
       ? 'writes outside the workspace and the session temp folder ($TMPDIR), and to .git/hooks, .git/config or shell start-up files, are refused'
-      : 'network is refused except to hosts the network policy allows',
+      : `network is refused except to hosts the network policy allows${refused}`,
   );
   return `[sandbox: this command ran in Keel's sandbox, where ${parts.join('; ')}. Secrets such as ~/.ssh read as missing. It was not retried outside the sandbox; work inside these limits or ask the person.]`;
 }

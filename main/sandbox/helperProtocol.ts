@@ -6,7 +6,18 @@ export type HelperRequest =
   | { id: number; type: 'check' }
   | { id: number; type: 'wrap'; command: string; commandId: string; tmpDir: string }
   | { id: number; type: 'after'; commandId: string }
-  | { id: number; type: 'hosts'; allowedHosts: string[] };
+  | { id: number; type: 'hosts'; allowedHosts: string[] }
+  | { id: number; type: 'answer'; askId: number; allow: boolean };
 
-/** Helper → parent. */
+/** Helper → parent: the answer to a request. */
 export type HelperReply = { id: number; ok: true; wrapped?: string; sockets?: string[] } | { id: number; ok: false; error: string };
+
+/** Helper → parent, unasked: a command wants a host no list covers; Keel's network policy decides. */
+export interface HelperAsk {
+  type: 'ask';
+  askId: number;
+  host: string;
+  port: number | undefined;
+}
+
+export type HelperMessage = HelperReply | HelperAsk;

@@ -4,13 +4,24 @@
 // started in (often `/`) instead of the workspace. It wraps commands; the parent runs them.
 import { spawnSync } from 'node:child_process';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import type { HelperReply, HelperRequest } from './helperProtocol';
+import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
 
 const CHECK_TIMEOUT_MS = 15_000;
 let config: SandboxRuntimeConfig | undefined;
+let nextAsk = 1;
+const asks = new Map<number, (allow: boolean) => void>();
 
-function reply(message: HelperReply): void {
+function reply(message: HelperMessage): void {
   process.send?.(message);
+}
+
+/** The proxy's question for a host nobody listed: Keel's network policy answers it. */
+function askKeel({ host, port }: { host: string; port: number | undefined }): Promise<boolean> {
+  const askId = nextAsk++;
+  return new Promise((resolve) => {
+    asks.set(askId, resolve);
+    reply({ type: 'ask', askId, host, port });
+  });
 }
 
 function describe(error: unknown): string {
@@ -34,7 +45,7 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
     case 'init': {
       if (!SandboxManager.isSupportedPlatform()) return { id: request.id, ok: false, error: `no sandbox on ${process.platform}` };
       config = request.config;
-      await SandboxManager.initialize(config, async () => false);
+      await SandboxManager.initialize(config, askKeel);
       const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter((s): s is string => !!s);
       return { id: request.id, ok: true, sockets };
     }
@@ -50,6 +61,10 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
     }
     case 'after':
       SandboxManager.cleanupAfterCommand();
+      return { id: request.id, ok: true };
+    case 'answer':
+      asks.get(request.askId)?.(request.allow);
+      asks.delete(request.askId);
       return { id: request.id, ok: true };
     case 'hosts':
       if (config) {

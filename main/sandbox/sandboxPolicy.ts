@@ -6,7 +6,7 @@ export interface PolicyInput {
   writable: readonly string[];
   /** Never readable (see secretPaths). */
   secrets: readonly string[];
-  /** Hosts the network policy allows now; everything else is refused without asking. */
+  /** Hosts the person listed (addresses too): reached without asking, private ones included. */
   allowedHosts: readonly string[];
 }
 
@@ -14,12 +14,13 @@ export interface PolicyInput {
  * The sandbox's rules for one workspace. Writes: the workspace and `writable` only; the runtime adds
  * its own mandatory denials (.git/hooks, .git/config, shell start-up files) rooted at the helper's
  * working directory, which is why the helper runs in the workspace. Reads: everything but secrets.
- * Network: only allowedHosts, and `strictAllowlist` so the proxy never waits for an answer the
- * person is not there to give.
+ * Network: listed hosts; for any other the proxy asks Keel, whose network policy answers (hosts
+ * allowed for the session). A name that resolves to a private address stays refused unless that
+ * address itself is listed (the runtime's resolved-address check).
  */
 export function sandboxPolicy(input: PolicyInput): SandboxRuntimeConfig {
   return {
-    network: { allowedDomains: [...input.allowedHosts], deniedDomains: [], strictAllowlist: true },
+    network: { allowedDomains: [...input.allowedHosts], deniedDomains: [] },
     filesystem: {
       denyRead: [...input.secrets],
       allowWrite: [input.workspace, ...input.writable],

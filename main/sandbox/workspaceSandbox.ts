@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SandboxSetting, SandboxStatus } from '../../common/sandbox';
 import { hostOnlyEnvironment } from './commandEnvironment';
-import type { HelperReply, HelperRequest } from './helperProtocol';
+import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
 import { locateHelperFile } from './helperFile';
 import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from './leftovers';
 import { placeholderCandidates, removePlaceholders } from './placeholders';
@@ -16,13 +16,21 @@ export interface WorkspaceSandboxOptions {
   workspace: string;
   dataDir: string;
   setting: SandboxSetting;
-  /** Hosts the network policy allows now. */
-  allowedHosts?: () => readonly string[];
+  /** The one network policy: which hosts commands may reach. Absent: none. */
+  network?: SandboxNetwork;
   platform?: NodeJS.Platform;
   home?: string;
   /** Where sessions' temp folders and the tool caches go; a Keel-owned folder under the system's temp by default. */
   scratchRoot?: string;
   log?: (message: string) => void;
+}
+
+/** What the sandbox asks of the network policy. */
+export interface SandboxNetwork {
+  /** Hosts and addresses the person listed (settings network.allow, KEEL_NETWORK_ALLOW). */
+  listed(): readonly string[];
+  /** Whether a host no list covers may be reached now (allowed for the session). */
+  allows(host: string): boolean;
 }
 
 /** How to run one command inside the sandbox: `bash -c <wrapped>`, the wrapped line one argument. */
@@ -31,8 +39,8 @@ export interface SandboxedCommand {
   args: string[];
   /** Variables the command needs inside: its temp folder and the package caches. */
   env: Record<string, string>;
-  /** After the command ended: removes its placeholder files. */
-  done(): Promise<void>;
+  /** After the command ended: removes its placeholder files; says which hosts were refused meanwhile. */
+  done(): Promise<{ refusedHosts: string[] }>;
 }
 
 type Waiter = (reply: HelperReply) => void;
@@ -54,6 +62,7 @@ export class WorkspaceSandbox {
   private record: string | undefined;
   private started: Promise<SandboxStatus> | undefined;
   private readonly listeners = new Set<(status: SandboxStatus) => void>();
+  private readonly refusedHosts = new Set<string>();
   readonly scratchRoot: string;
 
   constructor(private readonly options: WorkspaceSandboxOptions) {
@@ -62,6 +71,10 @@ export class WorkspaceSandbox {
 
   get status(): SandboxStatus {
     return this.current;
+  }
+
+  get required(): boolean {
+    return this.options.setting === 'required';
   }
 
   get workspace(): string {
@@ -116,7 +129,7 @@ export class WorkspaceSandbox {
       workspace: this.options.workspace,
       writable: [this.scratchRoot],
       secrets: secretPaths({ home, dataDir: this.options.dataDir }),
-      allowedHosts: this.options.allowedHosts?.() ?? [],
+      allowedHosts: this.options.network?.listed() ?? [],
     });
   }
 
@@ -142,7 +155,14 @@ export class WorkspaceSandbox {
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-2000);
     });
-    child.on('message', (reply: HelperReply) => {
+    child.on('message', (message: HelperMessage) => {
+      if ('type' in message) {
+        const allow = this.options.network?.allows(message.host) ?? false;
+        if (!allow) this.refusedHosts.add(message.port ? `${message.host}:${message.port}` : message.host);
+        void this.request({ type: 'answer', askId: message.askId, allow }).catch(() => undefined);
+        return;
+      }
+      const reply = message;
       const waiter = this.waiters.get(reply.id);
       this.waiters.delete(reply.id);
       waiter?.(reply);
@@ -189,16 +209,14 @@ export class WorkspaceSandbox {
     return dir;
   }
 
-  /** Tells the helper the hosts the network policy allows now (takes effect on the next connection). */
-  async setAllowedHosts(hosts: readonly string[]): Promise<void> {
-    if (this.current.state === 'on') await this.request({ type: 'hosts', allowedHosts: [...hosts] });
-  }
-
   /** Wraps one command; only when the status is `on`. */
   async wrap(command: string, sessionId: string): Promise<SandboxedCommand> {
     const commandId = randomUUID();
     const tmpDir = this.tempFolder(sessionId);
     const candidates = placeholderCandidates(this.options.workspace);
+    // The person may have listed a host since the last command: the proxy reads the list per connection.
+    await this.request({ type: 'hosts', allowedHosts: [...(this.options.network?.listed() ?? [])] });
+    this.refusedHosts.clear();
     const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
     if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
     const cache = this.cacheFolder();
@@ -210,6 +228,7 @@ export class WorkspaceSandbox {
         await this.request({ type: 'after', commandId }).catch(() => undefined);
         // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
         removePlaceholders(candidates);
+        return { refusedHosts: [...this.refusedHosts] };
       },
     };
   }

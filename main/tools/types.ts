@@ -8,6 +8,10 @@ import type { SandboxedCommand } from '../sandbox/workspaceSandbox';
 export interface CommandSandbox {
   /** Checks the sandbox on first use; the same answer after. */
   start(): Promise<SandboxStatus>;
+  /** The setting is `required`: nothing runs outside the sandbox. */
+  readonly required: boolean;
+  /** What the start-up check found so far. */
+  readonly status: SandboxStatus;
   wrap(command: string, sessionId: string): Promise<SandboxedCommand>;
 }
 import type { NetworkPolicy } from '../network/networkPolicy';

@@ -18,6 +18,7 @@ export function ruleText(rule: string, language: string, t: Translate): string {
   }
   if (rule.startsWith('tool:')) return t('chat.approval.rule.tool', { tool: rule.slice('tool:'.length) });
   if (rule.startsWith('network:')) return t('chat.approval.rule.network', { host: rule.slice('network:'.length) });
+  if (rule === 'sandbox:commands') return t('chat.approval.rule.sandbox');
   return rule;
 }
 
@@ -74,13 +75,16 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
           {request.command}
         </pre>
       )}
+      {request.sandboxed && <p className="approval-sandbox">{t('chat.approval.sandboxed')}</p>}
       {request.alwaysAsks && (
         <p className="approval-always">
-          {request.alwaysAsks.kind === 'outside'
-            ? t('chat.approval.always.outside', { targets: request.alwaysAsks.detail })
-            : request.alwaysAsks.kind === 'wrapper'
-              ? t('chat.approval.always.wrapper', { programs: request.alwaysAsks.detail })
-              : t('chat.approval.always.unjudgeable')}
+          {request.alwaysAsks.kind === 'leaves_sandbox'
+            ? t('chat.approval.always.leavesSandbox')
+            : request.alwaysAsks.kind === 'outside'
+              ? t('chat.approval.always.outside', { targets: request.alwaysAsks.detail })
+              : request.alwaysAsks.kind === 'wrapper'
+                ? t('chat.approval.always.wrapper', { programs: request.alwaysAsks.detail })
+                : t('chat.approval.always.unjudgeable')}
         </p>
       )}
       {request.mcp && <McpArguments mcp={request.mcp} />}

@@ -3,7 +3,7 @@ import { commandEnvironment, loginShellPath } from '../../platform/loginEnvironm
 import type { Tool } from '../types';
 import { formatRunResult } from './formatResult';
 import { commandExample, shellToolDescription } from './bashDescription';
-import { runInPty } from './runInPty';
+import { runInPty, type PtyRunResult } from './runInPty';
 import { shellKind } from './shell';
 import { blockedNote } from '../../sandbox/blockedNote';
 import { withoutKeelSecrets } from '../../sandbox/commandEnvironment';
@@ -24,6 +24,12 @@ export const bashInputSchema = z.object({
     .optional()
     .describe(
       `Seconds before the command is killed. Default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}; raise it for long builds or test suites.`,
+    ),
+  leave_sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only when the sandbox blocked something the task truly needs: true runs this command outside the sandbox. The person is asked every time; in Full auto it is refused.',
     ),
 });
 
@@ -49,10 +55,18 @@ export const bashTool: Tool<typeof bashInputSchema> = {
         isError: true,
       };
     }
+    if (input.leave_sandbox && context.sandbox?.required) {
+      return { content: 'The command was not run: the sandbox is required, so nothing runs outside it.', isError: true };
+    }
     let sandboxed: SandboxedCommand | undefined;
     try {
-      if (status?.state === 'on') sandboxed = await context.sandbox!.wrap(input.command, context.sessionId ?? 'default');
-      const run = await runInPty(input.command, {
+      if (status?.state === 'on' && !input.leave_sandbox) sandboxed = await context.sandbox!.wrap(input.command, context.sessionId ?? 'default');
+    } catch (error) {
+      return { content: `The command was not run: the sandbox could not wrap it (${error instanceof Error ? error.message : String(error)}).`, isError: true };
+    }
+    let run: PtyRunResult;
+    try {
+      run = await runInPty(input.command, {
         cwd: context.workspace,
         timeoutMs: timeoutSeconds * 1000,
         signal: context.signal,
@@ -60,13 +74,14 @@ export const bashTool: Tool<typeof bashInputSchema> = {
         env: { ...commandEnvironment(process.env, await loginShellPath()), ...NON_INTERACTIVE_ENV, ...withoutKeelSecrets(), ...sandboxed?.env },
         ...(sandboxed ? { invocation: { file: sandboxed.file, args: sandboxed.args, name: 'bash' as const } } : {}),
       });
-      const result = formatRunResult(run, timeoutSeconds);
-      const note = sandboxed ? blockedNote(run.output.text) : undefined;
-      return note ? { ...result, content: `${result.content}\n${note}` } : result;
     } catch (error) {
-      return { content: `The command could not be started: ${error instanceof Error ? error.message : String(error)}`, isError: true };
-    } finally {
       await sandboxed?.done();
+      return { content: `The command could not be started: ${error instanceof Error ? error.message : String(error)}`, isError: true };
     }
+    const result = formatRunResult(run, timeoutSeconds);
+    if (!sandboxed) return result;
+    const { refusedHosts } = await sandboxed.done();
+    const note = blockedNote(run.output.text, refusedHosts);
+    return note ? { ...result, content: `${result.content}\n${note}` } : result;
   },
 };

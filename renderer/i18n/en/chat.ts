@@ -189,6 +189,11 @@ export const chat = {
   'chat.approval.networkAlwaysHelp': '“Always” adds {host} to network.allow in your settings.',
   'chat.approval.always.outside': 'It writes outside this folder ({targets}), so Keel asks every time: no rule covers it.',
   'chat.approval.always.wrapper': 'It runs a program through {programs}, so Keel asks every time: no rule covers it.',
+  'chat.approval.rule.sandbox': 'every command that stays in the sandbox from now on',
+  'chat.approval.sandboxed':
+    'Runs in the sandbox: it may write only in this folder and its temp folder, reads no secrets (~/.ssh, credentials), and reaches only allowed hosts.',
+  'chat.approval.always.leavesSandbox':
+    'It asks to run outside the sandbox: unconfined, it may write anywhere, read your secrets and reach any host. Keel asks every time.',
   'chat.approval.always.unjudgeable':
     'Keel cannot tell from its text everything it runs (a substitution, a script block), so it asks every time: no rule covers it.',
 

@@ -190,6 +190,9 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.approval.networkAlwaysHelp': '“始终允许”会把 {host} 加入设置中的 network.allow。',
   'chat.approval.always.outside': '它会写入此文件夹之外（{targets}），所以 Keel 每次都会询问：任何规则都不涵盖它。',
   'chat.approval.always.wrapper': '它通过 {programs} 运行程序，所以 Keel 每次都会询问：任何规则都不涵盖它。',
+  'chat.approval.rule.sandbox': '从现在起，所有留在沙箱内的命令',
+  'chat.approval.sandboxed': '在沙箱中运行：只能写入此文件夹及其临时文件夹，不能读取机密（~/.ssh、凭据），只能访问允许的主机。',
+  'chat.approval.always.leavesSandbox': '它请求在沙箱之外运行：不受限制时，它可以写入任何位置、读取你的机密并访问任何主机。Keel 每次都会询问。',
   'chat.approval.always.unjudgeable': 'Keel 无法从文本中看出它会运行的全部内容（命令替换、脚本块），所以每次都会询问：任何规则都不涵盖它。',
 
   'chat.outcome.done': '已完成',

@@ -140,6 +140,39 @@ describe.runIf(works)('keel run with KEEL_SANDBOX=required', { timeout: 120_000 
   });
 });
 
+describe.runIf(works)('the network policy inside the sandbox', { timeout: 120_000 }, () => {
+  // 127.0.0.2: on this machine, yet not in the runtime's NO_PROXY list, so curl goes through the
+  // sandbox's proxy, which asks the policy (127.0.0.1 would be tried directly and always fail).
+  let other: Server;
+  let port = 0;
+  beforeAll(async () => {
+    other = createServer((_req, res) => res.end('ALLOWED-HOST-REACHED\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    port = (other.address() as { port: number }).port;
+  });
+  afterAll(() => other.close());
+
+  for (const listed of [true, false]) {
+    it(listed ? 'lets a command reach a host the person listed' : 'refuses a host nobody allowed, and names it to the model', async () => {
+      const s = setup();
+      const server = await startScriptedAnthropic({
+        apiKey: KEY,
+        script: [reply(toolUse('bash', { command: `curl -sS -m 10 http://127.0.0.2:${port}/` }, 'toolu_net')), reply(text('ok'))],
+      });
+      servers.push(server);
+      const run = await keelRun(s, server, tmp, listed ? { KEEL_NETWORK_ALLOW: '127.0.0.2' } : {});
+      expect(run.code, run.stderr).toBe(0);
+      const result = toolResultText(toolResults(server.requests[1]!)[0]!);
+      if (listed) {
+        expect(result).toContain('ALLOWED-HOST-REACHED');
+      } else {
+        expect(result).not.toContain('ALLOWED-HOST-REACHED');
+        expect(result).toMatch(/\[sandbox:.*refused now: 127\.0\.0\.2:\d+/);
+      }
+    });
+  }
+});
+
 describe('keel run with KEEL_SANDBOX=required where no sandbox works', { timeout: 120_000 }, () => {
   it('refuses the command instead of running it unconfined', async () => {
     const s = setup();

@@ -43,7 +43,7 @@ describe('secrets', () => {
     const policy = sandboxPolicy({ workspace: '/w', writable: ['/t'], secrets, allowedHosts: ['registry.npmjs.org'] });
     expect(policy.filesystem.denyRead).toEqual(secrets);
     expect(policy.filesystem.allowWrite).toEqual(['/w', '/t']);
-    expect(policy.network).toMatchObject({ allowedDomains: ['registry.npmjs.org'], strictAllowlist: true });
+    expect(policy.network).toMatchObject({ allowedDomains: ['registry.npmjs.org'] });
   });
 });
 
