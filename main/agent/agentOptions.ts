@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
+import type { PlanView } from '../plan/planView';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { AgentTool } from './toolRunner';
@@ -24,4 +25,6 @@ export interface AgentOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
+  /** What this agent's model has seen of the plan; the session's own agent uses the session's. */
+  planView?: PlanView;
 }
