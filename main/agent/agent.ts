@@ -16,12 +16,12 @@ import type { NoticeKind } from '../session/transcriptRecords';
 import { shellDisplayName } from '../tools/bash/shell';
 import type { AgentOptions } from './agentOptions';
 import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
-import { isContextOverflow } from './compaction/contextTracker';
+import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { readInstructions } from './instructions';
 import { Mailbox, textBlock, type QueuedMessage } from './mailbox';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
-import { createModelClient, ModelError, streamRound } from './modelClient';
+import { createModelClient, ModelError } from './modelClient';
 import { MAX_TOKENS_CONTINUE, maxTokensMessage, REFUSED_MESSAGE, STOPPED_MESSAGE, tooLongMessage, unfinishedPlanMessage } from './modelTexts';
 import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
 import { buildSystemPrompt } from './prompt';
@@ -31,8 +31,13 @@ import { toolDefinitions, type AgentTool } from './toolRunner';
 
 export type { AgentOptions } from './agentOptions';
 export type { QueuedMessage } from './mailbox';
+import type { ModelCatalogue } from '../models/modelCatalogue';
+import { builtinProfile, type ModelProfile } from '../models/modelProfile';
+import type { Effort } from '../../common/modelCapabilities';
+import { requestRound } from './modelRequest';
 
 const MAX_TOKENS_CONTINUES = 3;
+const MAX_PAUSE_CONTINUES = 10;
 
 export interface TaskResult {
   taskId: string;
@@ -66,6 +71,8 @@ export class Agent {
   private lastTask: string | null = null;
   /** A "Compact now" under way: a task sent meanwhile waits for it. */
   private compacting: { controller: AbortController; done: Promise<unknown> } | null = null;
+  /** The effort chosen in the status bar for this session (the settings' applies until then). */
+  effort: Effort | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.planView = options.planView ?? options.session.planView;
@@ -204,7 +211,8 @@ export class Agent {
 
   private async loop(taskId: string, text: string, signal: AbortSignal, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const { session } = this.options;
-    const settings = this.options.settings();
+    const profile = await this.profile();
+    const settings = profile.settings;
     const plan = session.plan;
     // A "Compact now" still running rewrites the history: start from its result.
     await this.compacting?.done.catch(() => undefined);
@@ -229,13 +237,17 @@ export class Agent {
       let pending: ContentBlockParam[] = [...textBlock(text), ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
+      let pauseContinues = 0;
+      /** The last answer was paused by the service: the next request continues it as it is. */
+      let paused = false;
 
       for (;;) {
         if (signal.aborted) return this.cancelled(taskId, pending);
         this.takeQueue(pending);
         this.addUserPlanUpdate(pending);
-        session.appendMessage({ role: 'user', content: pending });
+        if (!paused || pending.length > 0) session.appendMessage({ role: 'user', content: pending });
         pending = [];
+        paused = false;
 
         this.setState('thinking');
         const roundTools = [...this.tools, ...((await this.options.moreTools?.(signal)) ?? [])];
@@ -247,8 +259,9 @@ export class Agent {
           try {
             await this.context.beforeRequest(room);
             const sent = session.messages.length;
-            response = await streamRound(
+            response = await requestRound(
               client,
+              profile,
               {
                 model: settings.model,
                 max_tokens: settings.maxTokens,
@@ -258,16 +271,19 @@ export class Agent {
               },
               {
                 onText: (delta) => this.emit({ type: 'text', delta }),
+                onThinking: (delta, redacted) => this.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
                 onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
               },
               signal,
-              settings,
+              { catalogue: this.options.models, onFallback: (message) => this.notice('model', message) },
             );
             this.context.observe(response.usage, sent);
             break;
           } catch (error) {
             if (signal.aborted) return this.cancelled(taskId, []);
             if (error instanceof ModelError && isContextOverflow(error.message)) {
+              const stated = parseOverflow(error.message);
+              if (stated) this.options.models?.learnWindow(settings, stated.limit);
               // The service refused the size: make room and try once more; never leave the session too big.
               if (++refusals === 1) {
                 await this.context.afterRefusal(room, error.message, this.context.requestTokens());
@@ -296,7 +312,7 @@ export class Agent {
         if (calls.length > 0) {
           gateContinues = 0;
           // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
-          const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
+          const cut = response.stop_reason === 'max_tokens' || response.stop_reason === 'model_context_window_exceeded' ? calls.at(-1) : undefined;
           pending = await runRoundCalls(calls, cut, {
             ...this.options,
             gate: this.gate,
@@ -314,6 +330,22 @@ export class Agent {
             pending.push(reminder);
             this.notice('reminder', reminder.text);
           }
+          continue;
+        }
+
+        // The service paused a long turn (server tools): it goes on from what it said, no message needed.
+        if (response.stop_reason === 'pause_turn' && ++pauseContinues <= MAX_PAUSE_CONTINUES) {
+          paused = true;
+          continue;
+        }
+
+        if (response.stop_reason === 'model_context_window_exceeded') {
+          // Like "prompt is too long": make room, then the model goes on where it stopped.
+          await this.context.afterRefusal(room, '', this.context.requestTokens());
+          this.emitContext(settings);
+          const message = 'Your answer was cut off because the context window was full. Room was made; continue exactly where it stopped.';
+          pending = [{ type: 'text', text: message }];
+          this.notice('max_tokens', message);
           continue;
         }
 
@@ -366,6 +398,12 @@ export class Agent {
       toolNames: this.tools.map((t) => t.name),
       instructions: readInstructions(session.workspace, this.options.dataDir).text,
     });
+  }
+
+  /** The model's limits, thinking and effort as the next task will use them. */
+  profile(): Promise<ModelProfile> {
+    const settings = this.options.settings();
+    return this.options.models?.profile(settings, this.effort) ?? Promise.resolve(builtinProfile(settings, this.effort));
   }
 
   /** How full the window is, as the status bar's meter shows it. */

@@ -2,6 +2,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { PlanView } from '../plan/planView';
+import type { CommandSandbox } from '../tools/types';
+import type { ModelCatalogue } from '../models/modelCatalogue';
+import type { NetworkPolicy } from '../network/networkPolicy';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { AgentTool } from './toolRunner';
@@ -27,4 +30,12 @@ export interface AgentOptions {
   allowAlways?: (rule: string) => void;
   /** What this agent's model has seen of the plan; the session's own agent uses the session's. */
   planView?: PlanView;
+  /** The workspace's OS sandbox for commands; absent: commands are not confined. */
+  sandbox?: CommandSandbox;
+  /** Paths no tool may read (see sandbox/secretPaths). */
+  secrets?: readonly string[];
+  /** The endpoint's models: limits, thinking and effort per model (else the built-in table). */
+  models?: ModelCatalogue;
+  /** What the tools may reach on the network (web_fetch); without it they reach nothing. */
+  network?: NetworkPolicy;
 }

@@ -1,9 +1,10 @@
 import type { ContentBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalGate } from '../approvals/approvalGate';
+import type { NetworkPolicy } from '../network/networkPolicy';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { WorkspaceSession } from '../session/workspaceSession';
-import type { ToolResult } from '../tools/types';
+import type { CommandSandbox, ToolResult } from '../tools/types';
 import { LiveOutput } from './liveOutput';
 import { CANCELLED_RESULT, cutOffCallResult, deniedResult } from './modelTexts';
 import { resultPictures, runToolCall, toolResultBlock, type AgentTool } from './toolRunner';
@@ -12,6 +13,12 @@ import { resultPictures, runToolCall, toolResultBlock, type AgentTool } from './
 export interface RoundCallsContext {
   session: WorkspaceSession;
   changes?: ChangeRecorder;
+  /** The workspace's OS sandbox for commands; absent: commands are not confined. */
+  sandbox?: CommandSandbox;
+  /** Paths no tool may read (see sandbox/secretPaths). */
+  secrets?: readonly string[];
+  /** What the tools may reach on the network (web_fetch). */
+  network?: NetworkPolicy;
   gate: ApprovalGate;
   tools: readonly AgentTool[];
   signal: AbortSignal;
@@ -48,6 +55,10 @@ export async function runRoundCalls(calls: readonly ToolUseBlock[], cut: ToolUse
       const live = new LiveOutput((chunk, skipped) => emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
       result = await runToolCall(tools, call, {
         workspace: session.workspace,
+        sessionId: session.id,
+        sandbox: context.sandbox,
+        secrets: context.secrets,
+        network: context.network,
         signal,
         onOutput: (chunk) => live.push(chunk),
         beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
