@@ -9,6 +9,7 @@ import { renderOverrides, type PlanOverride } from '../../common/plan/overrides'
 import { unfinishedItems } from '../../common/plan/render';
 import { completionGate } from '../../common/plan/rules';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
+import type { PlanView } from '../plan/planView';
 import { ApprovalGate } from '../approvals/approvalGate';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { NoticeKind } from '../session/transcriptRecords';
@@ -61,6 +62,8 @@ export class Agent {
   /** The plan's open steps when the last task ended (undefined before one has). */
   lastOpenSteps: number | undefined;
   private readonly gate: ApprovalGate;
+  /** What this agent's model has seen of the plan. */
+  readonly planView: PlanView;
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
   /** The message that started the latest task: repeated after a summary. */
@@ -71,7 +74,8 @@ export class Agent {
   effort: Effort | undefined;
 
   constructor(private readonly options: AgentOptions) {
-    this.tools = [...options.tools, createTodoTool(options.session)];
+    this.planView = options.planView ?? options.session.planView;
+    this.tools = [...options.tools, createTodoTool(this.planView)];
     this.gate = new ApprovalGate(options.session, { ...options, sandboxed: () => options.sandbox?.status.state === 'on' });
     this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
     this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
@@ -215,7 +219,7 @@ export class Agent {
     // The finished plan of the last task stays in the history; this task starts with an empty one.
     if (plan.items.length > 0 && unfinishedItems(plan.items).length === 0) {
       plan.propose([], { source: 'agent' });
-      session.markPlanSeen(plan.version);
+      this.planView.updated();
     }
     let planTouched = false;
     const stopWatchingPlan = plan.onChange(() => (planTouched = true));
@@ -228,7 +232,7 @@ export class Agent {
       this.lastTask = text;
       const room: RoomContext = { client, settings, task: text, signal };
 
-      const earlier = earlierPlanNote(session);
+      const earlier = earlierPlanNote(this.planView);
       let pending: ContentBlockParam[] = [...textBlock(text), ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
@@ -298,7 +302,7 @@ export class Agent {
         const content = response.content.filter((block) => !(block.type === 'text' && block.text.trim() === ''));
         if (content.length > 0) session.appendMessage({ role: 'assistant', content: content as ContentBlockParam[] });
         const calls = content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-        plan.recordRound(calls.some((call) => call.name === 'todo'));
+        this.planView.recordRound(calls.some((call) => call.name === 'todo'));
 
         if (response.stop_reason === 'refusal') {
           return { taskId, outcome: 'refused', message: REFUSED_MESSAGE };
@@ -320,7 +324,7 @@ export class Agent {
           if (signal.aborted) return this.cancelled(taskId, pending);
           // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
           this.addUserPlanUpdate(pending);
-          const reminder = takeReminder(session, settings.reminderRounds);
+          const reminder = takeReminder(this.planView, settings.reminderRounds);
           if (reminder) {
             pending.push(reminder);
             this.notice('reminder', reminder.text);
@@ -377,7 +381,7 @@ export class Agent {
 
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
   private addUserPlanUpdate(pending: ContentBlockParam[]): void {
-    const update = takeUserPlanUpdate(this.options.session);
+    const update = takeUserPlanUpdate(this.planView);
     if (!update) return;
     pending.push(update);
     this.notice('plan_update', update.text);

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ApprovalMode } from '../../common/approvals';
 import type { ChangeRecorder } from '../changes/recorder';
+import type { PlanView } from '../plan/planView';
 import type { CommandSandbox } from '../tools/types';
 import type { ModelCatalogue } from '../models/modelCatalogue';
 import type { NetworkPolicy } from '../network/networkPolicy';
@@ -27,6 +28,8 @@ export interface AgentOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
+  /** What this agent's model has seen of the plan; the session's own agent uses the session's. */
+  planView?: PlanView;
   /** The workspace's OS sandbox for commands; absent: commands are not confined. */
   sandbox?: CommandSandbox;
   /** Paths no tool may read (see sandbox/secretPaths). */

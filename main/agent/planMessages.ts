@@ -1,19 +1,17 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { renderPlan, unfinishedItems } from '../../common/plan/render';
 import { reminderDue, reminderText, userPlanUpdateText } from '../../common/plan/rules';
-import type { WorkspaceSession } from '../session/workspaceSession';
+import type { PlanView } from '../plan/planView';
 
 /**
  * The `<plan-update source="user">` block for the person's edits the model has not been shown,
  * or null. Showing it marks them seen, and counts as a plan update for the reminder.
  */
-export function takeUserPlanUpdate(session: WorkspaceSession): TextBlockParam | null {
-  const plan = session.plan;
-  const unseenUserEdits = plan.userEditsSince(session.agentSeenVersion);
+export function takeUserPlanUpdate(view: PlanView): TextBlockParam | null {
+  const unseenUserEdits = view.unseenUserEdits();
   if (!unseenUserEdits) return null;
-  const text = userPlanUpdateText(unseenUserEdits, plan.items);
-  session.markPlanSeen(plan.version);
-  plan.resetStaleRounds();
+  const text = userPlanUpdateText(unseenUserEdits, view.plan.items);
+  view.updated();
   return { type: 'text', text };
 }
 
@@ -21,20 +19,20 @@ export function takeUserPlanUpdate(session: WorkspaceSession): TextBlockParam | 
  * The reminder block when it is due after a round of tool calls (never while waiting for the person).
  * Take the person's unseen edits first: this marks the plan seen, which would swallow them.
  */
-export function takeReminder(session: WorkspaceSession, threshold: number): TextBlockParam | null {
-  const plan = session.plan;
-  const due = reminderDue({ items: plan.items, roundsSinceUpdate: plan.roundsSinceUpdate, threshold, waitingForUser: false });
+export function takeReminder(view: PlanView, threshold: number): TextBlockParam | null {
+  const { items } = view.plan;
+  const due = reminderDue({ items, roundsSinceUpdate: view.roundsSinceUpdate, threshold, waitingForUser: false });
   if (!due) return null;
-  session.markPlanSeen(plan.version);
-  return { type: 'text', text: reminderText(plan.items, plan.roundsSinceUpdate) };
+  view.markSeen();
+  return { type: 'text', text: reminderText(items, view.roundsSinceUpdate) };
 }
 
 /**
  * A new task told of an unfinished plan left by an earlier one: shown, but not binding. It does not
  * mark the plan seen: an edit the person made since still reaches the model as a `<plan-update>`.
  */
-export function earlierPlanNote(session: WorkspaceSession): TextBlockParam | null {
-  const items = session.plan.items;
+export function earlierPlanNote(view: PlanView): TextBlockParam | null {
+  const items = view.plan.items;
   if (unfinishedItems(items).length === 0) return null;
   return {
     type: 'text',

@@ -18,7 +18,6 @@ export type ProposeResult =
 export class PlanStore {
   private readonly versions: PlanVersion[] = [];
   private readonly changed = new Emitter<[version: PlanVersion, changes: PlanChange[]]>();
-  private stale = 0;
   /** The person's edits after this version are theirs for the current task (see `startTask`). */
   private taskFrom: number;
 
@@ -54,11 +53,6 @@ export class PlanStore {
 
   get history(): readonly PlanVersion[] {
     return this.versions;
-  }
-
-  /** Model rounds since the plan was last updated (docs/plan-rules.md, "Reminder"). */
-  get roundsSinceUpdate(): number {
-    return this.stale;
   }
 
   getVersion(version: number): PlanVersion | null {
@@ -104,19 +98,8 @@ export class PlanStore {
     const overrides = options.source === 'agent' ? overridesOfPersonEdits(this.versions, checked.items, this.taskFrom) : [];
     if (overrides.length > 0) version.overrides = overrides;
     this.versions.push(version);
-    if (options.source === 'agent') this.stale = 0;
     this.changed.fire(version, changes);
     return { ok: true, version, changes };
-  }
-
-  /** Count one model round; a round that called `todo` resets the count instead. */
-  recordRound(calledTodo: boolean): void {
-    this.stale = calledTodo ? 0 : this.stale + 1;
-  }
-
-  /** An accepted user edit has been shown to the model: that too counts as an update. */
-  resetStaleRounds(): void {
-    this.stale = 0;
   }
 
   /** Each accepted version; a listener that throws (a failed transcript write) does not stop the others. */

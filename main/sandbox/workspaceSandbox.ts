@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import type { SandboxSetting, SandboxStatus } from '../../common/sandbox';
 import { hostOnlyEnvironment } from './commandEnvironment';
 import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
@@ -61,7 +63,7 @@ export class WorkspaceSandbox {
   private current: SandboxStatus = { state: 'checking' };
   private record: string | undefined;
   private started: Promise<SandboxStatus> | undefined;
-  private readonly listeners = new Set<(status: SandboxStatus) => void>();
+  private readonly statusChanged = new Emitter<[SandboxStatus]>();
   private readonly refusedHosts = new Set<string>();
   readonly scratchRoot: string;
 
@@ -82,20 +84,13 @@ export class WorkspaceSandbox {
   }
 
   /** Listens for status changes; returns the function that stops listening. */
-  onStatus(listener: (status: SandboxStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onStatus(listener: (status: SandboxStatus) => void): Disposable {
+    return this.statusChanged.on(listener);
   }
 
   private setStatus(status: SandboxStatus): SandboxStatus {
     this.current = status;
-    for (const listener of this.listeners) {
-      try {
-        listener(status);
-      } catch {
-        // one listener's failure stops no other
-      }
-    }
+    this.statusChanged.fire(status);
     return status;
   }
 

@@ -16,6 +16,7 @@ import type { PlanOverride } from '../../common/plan/overrides';
 import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
 import type { ImageMediaType } from '../images/imageFormat';
 import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
+import { PlanView } from '../plan/planView';
 
 export const TRANSCRIPT_FORMAT = 1;
 
@@ -41,7 +42,8 @@ interface Conversation {
 export class WorkspaceSession {
   /** The conversation as sent to the model; only complete messages are ever added. */
   readonly messages: ChatMessage[];
-  private seen: number;
+  /** What the session's agent has seen of the plan; kept across restarts by `plan_seen` records. */
+  readonly planView: PlanView;
   readonly usage: UsageTotals;
   private readonly rules: Set<string>;
   private mode: ApprovalMode | null;
@@ -64,22 +66,14 @@ export class WorkspaceSession {
     this.images = images;
     // The transcript names its pictures; the model needs their bytes again.
     this.messages = conversation.messages.map((message) => messageFromTranscript(message, images));
-    this.seen = conversation.agentSeenVersion;
+    this.planView = new PlanView(plan, {
+      seenVersion: conversation.agentSeenVersion,
+      onSeen: (version) => transcript.append({ type: 'plan_seen', version, at: new Date().toISOString() }),
+    });
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
     this.mode = conversation.approvalMode;
     plan.onChange((version) => transcript.append(planRecord(version, plan.history.at(-2) ?? null)));
-  }
-
-  /** The newest plan version the model has been shown. */
-  get agentSeenVersion(): number {
-    return this.seen;
-  }
-
-  markPlanSeen(version: number): void {
-    if (version === this.seen) return;
-    this.seen = version;
-    this.transcript.append({ type: 'plan_seen', version, at: new Date().toISOString() });
   }
 
   appendMessage(message: ChatMessage): void {

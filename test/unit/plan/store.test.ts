@@ -109,37 +109,6 @@ describe('onChange', () => {
   });
 });
 
-describe('rounds since the last update', () => {
-  it('counts rounds without todo and resets on a round that calls todo', () => {
-    const store = storeWithPlan();
-    store.recordRound(false);
-    store.recordRound(false);
-    expect(store.roundsSinceUpdate).toBe(2);
-    store.recordRound(true);
-    expect(store.roundsSinceUpdate).toBe(0);
-  });
-
-  it('resets when the agent updates the plan, but not on a user edit until it is shown', () => {
-    const store = storeWithPlan();
-    store.recordRound(false);
-    store.recordRound(false);
-    store.propose(three.slice(0, 2), { source: 'user' });
-    expect(store.roundsSinceUpdate).toBe(2);
-    store.resetStaleRounds();
-    expect(store.roundsSinceUpdate).toBe(0);
-    store.recordRound(false);
-    store.propose(three, { source: 'agent' });
-    expect(store.roundsSinceUpdate).toBe(0);
-  });
-
-  it('does not reset on a refused agent proposal', () => {
-    const store = storeWithPlan();
-    store.recordRound(false);
-    store.propose('not a list', { source: 'agent' });
-    expect(store.roundsSinceUpdate).toBe(1);
-  });
-});
-
 describe('changesSince', () => {
   it('diffs from an earlier version, or from the empty plan for 0', () => {
     const store = storeWithPlan();

@@ -31,7 +31,7 @@ describe('transcript records', () => {
       ],
       { source: 'user' },
     );
-    session.markPlanSeen(2);
+    session.planView.markSeen(2);
     session.recordNotice('plan_update', 'The person changed the plan.');
     session.recordUsage({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheCreationTokens: 0 });
     session.setApprovalMode('ask');
