@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { connectKeelSocket } from '../test/e2e/support/keelSocket';
+import { tapPageSocket } from './socketTap';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 
 const EDITS = 200;
@@ -34,38 +35,27 @@ export async function benchBoardRoundTrip(): Promise<void> {
     if (!seeded.ok) throw new Error(seeded.error.message);
 
     const { page } = await newPage(browser);
-    // Notes when the page sends and when each socket message reaches it, to split the round trip
-    // into the board's own work (action → send), main and the socket (send → first message back)
-    // and rendering (first message → DOM).
-    await page.addInitScript(() => {
-      const marks = { sends: [] as number[], arrivals: [] as number[] };
-      (window as unknown as { __keelMarks: typeof marks }).__keelMarks = marks;
-      const Native = window.WebSocket;
-      window.WebSocket = class extends Native {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols);
-          this.addEventListener('message', () => marks.arrivals.push(performance.now()));
-        }
-        override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-          marks.sends.push(performance.now());
-          super.send(data);
-        }
-      };
-    });
+    // When the page sends and when each socket message reaches it, to split the round trip into
+    // the board's own work (action → send), main and the socket (send → first message back) and
+    // rendering (first message → DOM).
+    await tapPageSocket(page);
     await page.goto(keel.url);
     await page.locator('[data-plan-version="1"] select.status-select').first().waitFor();
 
     const board = await page.evaluate(async (count) => {
       const section = document.querySelector('[data-plan-version]')!;
       const select = section.querySelector<HTMLSelectElement>('select.status-select')!;
-      const { sends, arrivals } = (window as unknown as { __keelMarks: { sends: number[]; arrivals: number[] } }).__keelMarks;
+      const { sends, arrivals } = (window as unknown as { __keelSocketTap: { sends: number[]; arrivals: number[] } }).__keelSocketTap;
       const times: { total: number; board: number; main: number; render: number }[] = [];
       for (let i = 0; i < count; i++) {
         const version = Number(section.getAttribute('data-plan-version'));
-        const rendered = new Promise<number>((resolve) => {
+        const rendered = new Promise<number>((resolve, reject) => {
+          // An edit that never renders is a broken bench, not a slow board: it fails instead of hanging.
+          const timer = setTimeout(() => reject(new Error(`edit ${i + 1} was never rendered (no new data-plan-version in 10 s)`)), 10_000);
           const observer = new MutationObserver(() => {
             if (Number(section.getAttribute('data-plan-version')) > version) {
               observer.disconnect();
+              clearTimeout(timer);
               resolve(performance.now());
             }
           });
@@ -77,8 +67,10 @@ export async function benchBoardRoundTrip(): Promise<void> {
         select.value = select.value === 'completed' ? 'pending' : 'completed';
         select.dispatchEvent(new Event('change', { bubbles: true }));
         const end = await rendered;
-        const sent = sends[0] ?? start;
-        const back = arrivals[0] ?? sent;
+        const sent = sends[0];
+        const back = arrivals[0];
+        if (sent === undefined || back === undefined)
+          throw new Error(`edit ${i + 1}: the socket tap saw no ${sent === undefined ? 'plan.edit sent' : 'message back'}`);
         times.push({ total: end - start, board: sent - start, main: back - sent, render: end - back });
         // Let the edit's answer (it follows the plan.changed event) arrive before the next edit.
         for (let wait = 0; arrivals.length < 2 && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -28,7 +28,18 @@ const benches: Record<string, () => unknown> = {
   mcp: benchMcp,
 };
 
+const failed: string[] = [];
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
-  await run();
+  try {
+    await run();
+  } catch (error) {
+    // A bench that cannot measure says why; the others still run, and the whole run fails.
+    console.error(`bench ${name} could not measure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    failed.push(name);
+  }
+}
+if (failed.length > 0) {
+  console.error(`${failed.length} bench(es) failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
 }
