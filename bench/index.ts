@@ -12,7 +12,10 @@ import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
-const only = process.argv.slice(2);
+// `--quick`: small sizes and a few runs, to prove in CI that every bench still measures.
+const args = process.argv.slice(2);
+if (args.includes('--quick')) process.env.KEEL_BENCH_QUICK = '1';
+const only = args.filter((arg) => arg !== '--quick');
 const benches: Record<string, () => unknown> = {
   validator: benchValidator,
   board: benchBoardRoundTrip,

@@ -15,6 +15,8 @@ export interface SocketTap {
  */
 export async function tapPageSocket(page: Page): Promise<void> {
   await page.addInitScript(() => {
+    // tsx names functions with a helper the page does not have; an identity stands in.
+    (globalThis as unknown as { __name?: unknown }).__name ??= (f: unknown) => f;
     const tap: { sends: number[]; arrivals: number[]; onText?: (data: string) => void } = { sends: [], arrivals: [] };
     (window as unknown as { __keelSocketTap: typeof tap }).__keelSocketTap = tap;
     const arrived = (data: unknown) => {
