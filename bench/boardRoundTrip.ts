@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { connectKeelSocket } from '../test/e2e/support/keelSocket';
+import { tapPageSocket } from './socketTap';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 
-const EDITS = 200;
-const WARMUP = 20;
+/** Read when the bench runs: index.ts sets it after its imports have loaded. */
+const quick = () => process.env.KEEL_BENCH_QUICK === '1';
 const GOAL_P95_MS = 16;
 
 /**
@@ -18,6 +19,8 @@ const GOAL_P95_MS = 16;
  * Prints figures only. Needs `npm run build`.
  */
 export async function benchBoardRoundTrip(): Promise<void> {
+  const EDITS = quick() ? 20 : 200;
+  const WARMUP = quick() ? 5 : 20;
   const home = tempDir('bench-home');
   const root = tempDir('bench-ws');
   const folder = join(root.path, 'bench-project');
@@ -34,38 +37,27 @@ export async function benchBoardRoundTrip(): Promise<void> {
     if (!seeded.ok) throw new Error(seeded.error.message);
 
     const { page } = await newPage(browser);
-    // Notes when the page sends and when each socket message reaches it, to split the round trip
-    // into the board's own work (action → send), main and the socket (send → first message back)
-    // and rendering (first message → DOM).
-    await page.addInitScript(() => {
-      const marks = { sends: [] as number[], arrivals: [] as number[] };
-      (window as unknown as { __keelMarks: typeof marks }).__keelMarks = marks;
-      const Native = window.WebSocket;
-      window.WebSocket = class extends Native {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols);
-          this.addEventListener('message', () => marks.arrivals.push(performance.now()));
-        }
-        override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-          marks.sends.push(performance.now());
-          super.send(data);
-        }
-      };
-    });
+    // When the page sends and when each socket message reaches it, to split the round trip into
+    // the board's own work (action → send), main and the socket (send → first message back) and
+    // rendering (first message → DOM).
+    await tapPageSocket(page);
     await page.goto(keel.url);
     await page.locator('[data-plan-version="1"] select.status-select').first().waitFor();
 
     const board = await page.evaluate(async (count) => {
       const section = document.querySelector('[data-plan-version]')!;
       const select = section.querySelector<HTMLSelectElement>('select.status-select')!;
-      const { sends, arrivals } = (window as unknown as { __keelMarks: { sends: number[]; arrivals: number[] } }).__keelMarks;
+      const { sends, arrivals } = (window as unknown as { __keelSocketTap: { sends: number[]; arrivals: number[] } }).__keelSocketTap;
       const times: { total: number; board: number; main: number; render: number }[] = [];
       for (let i = 0; i < count; i++) {
         const version = Number(section.getAttribute('data-plan-version'));
-        const rendered = new Promise<number>((resolve) => {
+        const rendered = new Promise<number>((resolve, reject) => {
+          // An edit that never renders is a broken bench, not a slow board: it fails instead of hanging.
+          const timer = setTimeout(() => reject(new Error(`edit ${i + 1} was never rendered (no new data-plan-version in 10 s)`)), 10_000);
           const observer = new MutationObserver(() => {
             if (Number(section.getAttribute('data-plan-version')) > version) {
               observer.disconnect();
+              clearTimeout(timer);
               resolve(performance.now());
             }
           });
@@ -77,8 +69,10 @@ export async function benchBoardRoundTrip(): Promise<void> {
         select.value = select.value === 'completed' ? 'pending' : 'completed';
         select.dispatchEvent(new Event('change', { bubbles: true }));
         const end = await rendered;
-        const sent = sends[0] ?? start;
-        const back = arrivals[0] ?? sent;
+        const sent = sends[0];
+        const back = arrivals[0];
+        if (sent === undefined || back === undefined)
+          throw new Error(`edit ${i + 1}: the socket tap saw no ${sent === undefined ? 'plan.edit sent' : 'message back'}`);
         times.push({ total: end - start, board: sent - start, main: back - sent, render: end - back });
         // Let the edit's answer (it follows the plan.changed event) arrive before the next edit.
         for (let wait = 0; arrivals.length < 2 && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -86,23 +80,30 @@ export async function benchBoardRoundTrip(): Promise<void> {
       return times;
     }, EDITS + WARMUP);
 
-    const baseline = await page.evaluate(async (count) => {
-      const token = new URLSearchParams(location.search).get('token') ?? '';
-      const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-      await new Promise((resolve) => ws.addEventListener('open', resolve, { once: true }));
-      const times: number[] = [];
-      // (No named function inside page.evaluate: the bench runner's transpiler would wrap it in a helper the page lacks.)
-      const waiting = new Map<number, (at: number) => void>();
-      ws.onmessage = (event) => waiting.get((JSON.parse(String(event.data)) as { id: number }).id)?.(performance.now());
-      for (let id = 1; id <= count; id++) {
-        const answered = new Promise<number>((resolve) => waiting.set(id, resolve));
-        const start = performance.now();
-        ws.send(JSON.stringify({ type: 'request', id, channel: 'plan.get', payload: {} }));
-        times.push((await answered) - start);
-      }
-      ws.close();
-      return times;
-    }, EDITS + WARMUP);
+    // The page takes the token out of its address once loaded: it comes from here.
+    const token = new URL(keel.url).searchParams.get('token') ?? '';
+    const baseline = await page.evaluate(
+      async ({ count, token }) => {
+        const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+        await new Promise((resolve, reject) => {
+          ws.addEventListener('open', resolve, { once: true });
+          ws.addEventListener('close', () => reject(new Error('the baseline socket was refused')), { once: true });
+        });
+        const times: number[] = [];
+        // (No named function inside page.evaluate: the bench runner's transpiler would wrap it in a helper the page lacks.)
+        const waiting = new Map<number, (at: number) => void>();
+        ws.onmessage = (event) => waiting.get((JSON.parse(String(event.data)) as { id: number }).id)?.(performance.now());
+        for (let id = 1; id <= count; id++) {
+          const answered = new Promise<number>((resolve) => waiting.set(id, resolve));
+          const start = performance.now();
+          ws.send(JSON.stringify({ type: 'request', id, channel: 'plan.get', payload: {} }));
+          times.push((await answered) - start);
+        }
+        ws.close();
+        return times;
+      },
+      { count: EDITS + WARMUP, token },
+    );
 
     const measured = board.slice(WARMUP);
     const b = summarise(measured.map((t) => t.total));

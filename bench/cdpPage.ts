@@ -43,7 +43,9 @@ export async function openCdpPage(url: string, viewport: { width: number; height
       `--window-size=${viewport.width},${viewport.height}`,
       'about:blank',
     ],
-    { stdio: 'ignore' },
+    // Its own process group: closing ends its helpers (renderer, zygote, crashpad) too, which
+    // otherwise write into the profile while it is removed.
+    { stdio: 'ignore', detached: true },
   );
   let failed: Error | undefined;
   const exited = new Promise<void>((resolve) => {
@@ -55,10 +57,20 @@ export async function openCdpPage(url: string, viewport: { width: number; height
     });
   });
   const deadline = Date.now() + timeoutMs;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (browser.pid !== undefined) process.kill(-browser.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
   const close = async () => {
-    if (browser.exitCode === null && !failed) browser.kill();
+    if (browser.exitCode === null && !failed) signalGroup('SIGTERM');
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    // Helpers that outlived the browser would go on writing into the profile.
+    signalGroup('SIGKILL');
+    // A helper still flushing its last write: rm retries the folder it made non-empty again.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
   try {
     const portFile = join(profile, 'DevToolsActivePort');

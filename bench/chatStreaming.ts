@@ -6,6 +6,7 @@ import { sessionsFolder } from '../main/session/workspaceSession';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 import { startScriptedAnthropic, reply } from '../test/support/scriptedAnthropic';
+import { tapPageSocket } from './socketTap';
 
 const LONG_SESSION_MESSAGES = 1_000;
 const OPEN_RUNS = 5;
@@ -121,7 +122,8 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
       });
       const figures = await page.evaluate(() => {
         const now = performance.now();
-        const marks = (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt ?? now;
+        const marks = (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt;
+        if (marks === undefined) throw new Error('the socket tap never saw the chat.history answer arrive');
         const panel = document.querySelector('.chat-panel');
         return {
           total: now,
@@ -148,17 +150,12 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
 
 /** Notes when the answer to chat.history (the largest message) reaches the page. */
 async function markHistoryArrival(page: Page): Promise<void> {
+  await tapPageSocket(page);
   await page.addInitScript(() => {
-    const Native = window.WebSocket;
-    window.WebSocket = class extends Native {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        super(url, protocols);
-        this.addEventListener('message', (event) => {
-          const data = String(event.data);
-          if (data.length > 100_000 && data.startsWith('{"type":"response"'))
-            (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
-        });
-      }
+    const tap = (window as unknown as { __keelSocketTap: { onText?: (data: string) => void } }).__keelSocketTap;
+    tap.onText = (data) => {
+      if (data.length > 100_000 && data.startsWith('{"type":"response"'))
+        (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
     };
   });
 }
@@ -174,17 +171,13 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
   try {
     const { page } = await newPage(browser);
     // Counts the streamed text deltas as they reach the page.
+    await tapPageSocket(page);
     await page.addInitScript(() => {
       const counter = { tokens: 0 };
       (window as unknown as { __keelTokens: typeof counter }).__keelTokens = counter;
-      const Native = window.WebSocket;
-      window.WebSocket = class extends Native {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols);
-          this.addEventListener('message', (event) => {
-            if (String(event.data).includes('"type":"text","delta"')) counter.tokens++;
-          });
-        }
+      const tap = (window as unknown as { __keelSocketTap: { onText?: (data: string) => void } }).__keelSocketTap;
+      tap.onText = (data) => {
+        if (data.includes('"type":"text","delta"')) counter.tokens++;
       };
     });
     await page.goto(keel.url);
@@ -230,6 +223,8 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
         rate: (n * 1000) / Math.max(1, b.at - a.at),
       };
     };
+    const counted = samples.at(-1)!.tokens;
+    if (counted < STREAM_TOKENS) throw new Error(`the page counted ${counted} of ${STREAM_TOKENS} streamed tokens on its socket in ${seconds.toFixed(0)} s`);
     const first = segment(0, 1_000);
     const middle = segment(4_500, 5_500);
     const last = segment(STREAM_TOKENS - 1_000, STREAM_TOKENS);

@@ -13,7 +13,10 @@ import { benchValidator } from './validator';
 import { benchWindowStartup } from './windowStartup';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
-const only = process.argv.slice(2);
+// `--quick`: small sizes and a few runs, to prove in CI that every bench still measures.
+const args = process.argv.slice(2);
+if (args.includes('--quick')) process.env.KEEL_BENCH_QUICK = '1';
+const only = args.filter((arg) => arg !== '--quick');
 const benches: Record<string, () => unknown> = {
   validator: benchValidator,
   board: benchBoardRoundTrip,
@@ -30,7 +33,18 @@ const benches: Record<string, () => unknown> = {
   sandbox: benchSandbox,
 };
 
+const failed: string[] = [];
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
-  await run();
+  try {
+    await run();
+  } catch (error) {
+    // A bench that cannot measure says why; the others still run, and the whole run fails.
+    console.error(`bench ${name} could not measure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    failed.push(name);
+  }
+}
+if (failed.length > 0) {
+  console.error(`${failed.length} bench(es) failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
 }
