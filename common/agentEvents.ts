@@ -31,6 +31,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_started'), taskId: z.string(), text: z.string(), ...MessageExtras }),
   z.object({ type: z.literal('state'), state: AgentStateSchema }),
   z.object({ type: z.literal('text'), delta: z.string() }),
+  /** The model's thinking as it streams, its own row in the chat; `redacted`: reasoning the model hid. */
+  z.object({ type: z.literal('thinking'), delta: z.string(), redacted: z.boolean().optional() }),
   /** A cut stream is being retried: the text streamed in this round so far is void. */
   z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
@@ -48,7 +50,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
   z.object({
     type: z.literal('notice'),
-    kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override']),
+    kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model']),
     message: z.string(),
     overrides: z.array(PlanOverrideSchema).optional(),
   }),

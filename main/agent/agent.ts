@@ -1,72 +1,42 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
+import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import type { TaskErrorCode } from '../../common/errorCodes';
-import type { ApprovalMode } from '../../common/approvals';
-import type { ChangeRecorder } from '../changes/recorder';
-import type { ToolResult } from '../tools/types';
+import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
+import { unfinishedItems } from '../../common/plan/render';
+import { completionGate } from '../../common/plan/rules';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
 import { ApprovalGate } from '../approvals/approvalGate';
-import { unfinishedItems } from '../../common/plan/render';
-import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
-import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
-import type { WorkspaceSession } from '../session/workspaceSession';
 import type { NoticeKind } from '../session/transcriptRecords';
-import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
-import { LiveOutput } from './liveOutput';
-import { createModelClient, ModelError, streamRound } from './modelClient';
-import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
 import { shellDisplayName } from '../tools/bash/shell';
-import { buildSystemPrompt } from './prompt';
+import type { AgentOptions } from './agentOptions';
 import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
-import { isContextOverflow } from './compaction/contextTracker';
+import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
+import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { readInstructions } from './instructions';
-import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
-import { createTodoTool } from './sessionTodoTool';
-import { resultPictures, runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+import { Mailbox, textBlock, type QueuedMessage } from './mailbox';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
-import {
-  CANCELLED_RESULT,
-  cutOffCallResult,
-  deniedResult,
-  MAX_TOKENS_CONTINUE,
-  maxTokensMessage,
-  REFUSED_MESSAGE,
-  STOPPED_MESSAGE,
-  tooLongMessage,
-  unfinishedPlanMessage,
-} from './modelTexts';
+import { createModelClient, ModelError } from './modelClient';
+import { MAX_TOKENS_CONTINUE, maxTokensMessage, REFUSED_MESSAGE, STOPPED_MESSAGE, tooLongMessage, unfinishedPlanMessage } from './modelTexts';
+import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
+import { buildSystemPrompt } from './prompt';
+import { runRoundCalls } from './roundCalls';
+import { createTodoTool } from './sessionTodoTool';
+import { toolDefinitions, type AgentTool } from './toolRunner';
 
-export { CANCELLED_RESULT } from './modelTexts';
+export type { AgentOptions } from './agentOptions';
+export type { QueuedMessage } from './mailbox';
+import type { ModelCatalogue } from '../models/modelCatalogue';
+import { builtinProfile, type ModelProfile } from '../models/modelProfile';
+import type { Effort } from '../../common/modelCapabilities';
+import { requestRound } from './modelRequest';
+
 const MAX_TOKENS_CONTINUES = 3;
-
-export interface AgentOptions {
-  session: WorkspaceSession;
-  /** Read at the start of every task, so changed settings take effect on the next one. */
-  settings: () => ModelSettings;
-  /** The workspace tools (files, bash); the `todo` tool is added here. */
-  tools: readonly AgentTool[];
-  createClient?: (settings: ModelSettings) => Anthropic;
-  /** Read before every tool call. Default full_auto: a headless run has no one to ask. */
-  approvalMode?: () => ApprovalMode;
-  /** Keeps what each task did to files, for the Changes view and undo. */
-  changes?: ChangeRecorder;
-  /** The data folder: its AGENTS.md applies to every workspace. */
-  dataDir?: string;
-  /** Tools that come and go (MCP servers), read before every round. */
-  moreTools?: (signal: AbortSignal) => Promise<readonly AgentTool[]>;
-  /** Rules allowed for every session (the settings' MCP allow list). */
-  alwaysAllowed?: () => Iterable<string>;
-  /** "Always allow" on an approval card: keep the rule in the settings. */
-  allowAlways?: (rule: string) => void;
-}
-
-export interface QueuedMessage {
-  id: string;
-  text: string;
-}
+const MAX_PAUSE_CONTINUES = 10;
 
 export interface TaskResult {
   taskId: string;
@@ -76,8 +46,6 @@ export interface TaskResult {
   errorCode?: TaskErrorCode;
 }
 
-type Listener = (event: AgentEvent) => void;
-
 /**
  * The agent loop: one task is what one message from the person starts. Each round streams the
  * model's answer, runs its tool calls, and answers them in ONE user message whose content starts
@@ -85,16 +53,14 @@ type Listener = (event: AgentEvent) => void;
  * The plan rules of docs/plan-rules.md are decided by the pure functions in common/plan/rules.ts.
  */
 export class Agent {
-  private readonly listeners = new Set<Listener>();
+  private readonly events = new Emitter<[AgentEvent]>();
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';
   private currentTask: Promise<TaskResult> | null = null;
-  private queue: QueuedMessage[] = [];
+  private readonly mailbox = new Mailbox();
   /** The plan's open steps when the last task ended (undefined before one has). */
   lastOpenSteps: number | undefined;
-  /** What queued messages carry for the model besides their text (pictures, mentioned files). */
-  private readonly queuedBlocks = new Map<string, ContentBlockParam[]>();
   private readonly gate: ApprovalGate;
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
@@ -102,6 +68,8 @@ export class Agent {
   private lastTask: string | null = null;
   /** A "Compact now" under way: a task sent meanwhile waits for it. */
   private compacting: { controller: AbortController; done: Promise<unknown> } | null = null;
+  /** The effort chosen in the status bar for this session (the settings' applies until then). */
+  effort: Effort | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
@@ -119,13 +87,12 @@ export class Agent {
     return this.controller !== null;
   }
 
-  on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on(listener: (event: AgentEvent) => void): Disposable {
+    return this.events.on(listener);
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.fire(event);
   }
 
   private setState(state: AgentState): void {
@@ -138,7 +105,7 @@ export class Agent {
   }
 
   get queued(): QueuedMessage[] {
-    return [...this.queue];
+    return this.mailbox.queued;
   }
 
   /**
@@ -147,9 +114,7 @@ export class Agent {
    */
   enqueue(text: string, attachments?: MessageAttachments): QueuedMessage {
     if (!this.controller) throw new Error('No task is running: send the message as a new task instead.');
-    const message = { id: randomUUID(), text };
-    this.queue.push(message);
-    if (attachments?.blocks.length) this.queuedBlocks.set(message.id, attachments.blocks);
+    const message = this.mailbox.put(text, attachments?.blocks);
     const extras = chatExtrasOf(attachments);
     this.options.session.recordTask({ event: 'queued', id: message.id, text, ...extras });
     this.emit({ type: 'message_queued', ...message, ...extras });
@@ -158,15 +123,11 @@ export class Agent {
 
   /** Moves every queued message into the next user message. */
   private takeQueue(pending: ContentBlockParam[]): boolean {
-    if (this.queue.length === 0) return false;
-    const taken = this.queue;
-    this.queue = [];
-    for (const message of taken) {
-      pending.push(...textBlock(message.text), ...(this.queuedBlocks.get(message.id) ?? []));
-      this.queuedBlocks.delete(message.id);
-    }
-    this.options.session.recordTask({ event: 'queue_taken', ids: taken.map((m) => m.id) });
-    this.emit({ type: 'message_taken', ids: taken.map((m) => m.id) });
+    const taken = this.mailbox.take();
+    if (!taken) return false;
+    pending.push(...taken.content);
+    this.options.session.recordTask({ event: 'queue_taken', ids: taken.ids });
+    this.emit({ type: 'message_taken', ids: taken.ids });
     return true;
   }
 
@@ -213,12 +174,9 @@ export class Agent {
     } finally {
       this.controller = null;
     }
-    if (this.queue.length > 0) {
+    if (!this.mailbox.isEmpty) {
       // A stop ends the task; messages that were still waiting are not sent, and the person is told.
-      const dropped = this.queue;
-      this.queue = [];
-      this.queuedBlocks.clear();
-      this.emit({ type: 'message_dropped', ids: dropped.map((m) => m.id) });
+      this.emit({ type: 'message_dropped', ids: this.mailbox.drop() });
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
@@ -249,7 +207,8 @@ export class Agent {
 
   private async loop(taskId: string, text: string, signal: AbortSignal, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const { session } = this.options;
-    const settings = this.options.settings();
+    const profile = await this.profile();
+    const settings = profile.settings;
     const plan = session.plan;
     // A "Compact now" still running rewrites the history: start from its result.
     await this.compacting?.done.catch(() => undefined);
@@ -274,13 +233,17 @@ export class Agent {
       let pending: ContentBlockParam[] = [...textBlock(text), ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
+      let pauseContinues = 0;
+      /** The last answer was paused by the service: the next request continues it as it is. */
+      let paused = false;
 
       for (;;) {
         if (signal.aborted) return this.cancelled(taskId, pending);
         this.takeQueue(pending);
         this.addUserPlanUpdate(pending);
-        session.appendMessage({ role: 'user', content: pending });
+        if (!paused || pending.length > 0) session.appendMessage({ role: 'user', content: pending });
         pending = [];
+        paused = false;
 
         this.setState('thinking');
         const roundTools = [...this.tools, ...((await this.options.moreTools?.(signal)) ?? [])];
@@ -292,8 +255,9 @@ export class Agent {
           try {
             await this.context.beforeRequest(room);
             const sent = session.messages.length;
-            response = await streamRound(
+            response = await requestRound(
               client,
+              profile,
               {
                 model: settings.model,
                 max_tokens: settings.maxTokens,
@@ -303,16 +267,19 @@ export class Agent {
               },
               {
                 onText: (delta) => this.emit({ type: 'text', delta }),
+                onThinking: (delta, redacted) => this.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
                 onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
               },
               signal,
-              settings,
+              { catalogue: this.options.models, onFallback: (message) => this.notice('model', message) },
             );
             this.context.observe(response.usage, sent);
             break;
           } catch (error) {
             if (signal.aborted) return this.cancelled(taskId, []);
             if (error instanceof ModelError && isContextOverflow(error.message)) {
+              const stated = parseOverflow(error.message);
+              if (stated) this.options.models?.learnWindow(settings, stated.limit);
               // The service refused the size: make room and try once more; never leave the session too big.
               if (++refusals === 1) {
                 await this.context.afterRefusal(room, error.message, this.context.requestTokens());
@@ -341,8 +308,16 @@ export class Agent {
         if (calls.length > 0) {
           gateContinues = 0;
           // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
-          const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
-          pending = await this.runCalls(calls, cut, signal, roundTools);
+          const cut = response.stop_reason === 'max_tokens' || response.stop_reason === 'model_context_window_exceeded' ? calls.at(-1) : undefined;
+          pending = await runRoundCalls(calls, cut, {
+            ...this.options,
+            gate: this.gate,
+            tools: roundTools,
+            signal,
+            emit: (event) => this.emit(event),
+            setState: (state) => this.setState(state),
+            ran: (versionBefore) => this.noticeOverrides(versionBefore),
+          });
           if (signal.aborted) return this.cancelled(taskId, pending);
           // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
           this.addUserPlanUpdate(pending);
@@ -351,6 +326,22 @@ export class Agent {
             pending.push(reminder);
             this.notice('reminder', reminder.text);
           }
+          continue;
+        }
+
+        // The service paused a long turn (server tools): it goes on from what it said, no message needed.
+        if (response.stop_reason === 'pause_turn' && ++pauseContinues <= MAX_PAUSE_CONTINUES) {
+          paused = true;
+          continue;
+        }
+
+        if (response.stop_reason === 'model_context_window_exceeded') {
+          // Like "prompt is too long": make room, then the model goes on where it stopped.
+          await this.context.afterRefusal(room, '', this.context.requestTokens());
+          this.emitContext(settings);
+          const message = 'Your answer was cut off because the context window was full. Room was made; continue exactly where it stopped.';
+          pending = [{ type: 'text', text: message }];
+          this.notice('max_tokens', message);
           continue;
         }
 
@@ -385,66 +376,6 @@ export class Agent {
     }
   }
 
-  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ContentBlockParam[]> {
-    const { session, changes } = this.options;
-    const results: ContentBlockParam[] = [];
-    for (const call of calls) {
-      this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
-      let result;
-      let planVersion: number | undefined;
-      if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
-      else if (call === cut) {
-        result = { content: cutOffCallResult(call.name), isError: true };
-      } else {
-        const refusal = await this.askApproval(call, signal, tools);
-        if (refusal) {
-          result = refusal;
-          this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
-          results.push(toolResultBlock(call.id, result));
-          continue;
-        }
-        this.setState('running_tool');
-        planVersion = session.plan.version;
-        const live = new LiveOutput((chunk, skipped) => this.emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
-        result = await runToolCall(tools, call, {
-          workspace: session.workspace,
-          signal,
-          onOutput: (chunk) => live.push(chunk),
-          beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
-        });
-        live.flush();
-        // Read back what the call left on disk, even when it was stopped midway.
-        await changes?.afterToolCall();
-        if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
-      }
-      const pictures = resultPictures(result);
-      const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
-      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images });
-      results.push(toolResultBlock(call.id, result));
-      if (planVersion !== undefined) this.noticeOverrides(planVersion);
-    }
-    return results;
-  }
-
-  /** Asks the person when the approval mode wants it: the result to give the model instead of running the call, or null to run it. */
-  private async askApproval(call: ToolUseBlock, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ToolResult | null> {
-    const verdict = await this.gate.check(
-      call,
-      tools.find((t) => t.name === call.name),
-      signal,
-      {
-        waiting: (request) => {
-          this.setState('waiting_approval');
-          this.emit({ type: 'approval_requested', request });
-        },
-        answered: (id, decision) => this.emit({ type: 'approval_resolved', id, decision }),
-      },
-    );
-    if (verdict.run) return null;
-    if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
-    return { content: deniedResult(call.name, verdict.reason), isError: true };
-  }
-
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
   private addUserPlanUpdate(pending: ContentBlockParam[]): void {
     const update = takeUserPlanUpdate(this.options.session);
@@ -463,6 +394,12 @@ export class Agent {
       toolNames: this.tools.map((t) => t.name),
       instructions: readInstructions(session.workspace, this.options.dataDir).text,
     });
+  }
+
+  /** The model's limits, thinking and effort as the next task will use them. */
+  profile(): Promise<ModelProfile> {
+    const settings = this.options.settings();
+    return this.options.models?.profile(settings, this.effort) ?? Promise.resolve(builtinProfile(settings, this.effort));
   }
 
   /** How full the window is, as the status bar's meter shows it. */
@@ -532,9 +469,4 @@ export class Agent {
     this.options.session.recordUsage(round);
     this.emit({ type: 'usage', round, session: { ...this.options.session.usage } });
   }
-}
-
-/** The person's words as a block; none for a message that is only pictures (the API refuses empty text). */
-function textBlock(text: string): ContentBlockParam[] {
-  return text.trim() === '' ? [] : [{ type: 'text', text }];
 }

@@ -24,6 +24,8 @@ export class ModelError extends Error {
 
 export interface RoundCallbacks {
   onText(delta: string): void;
+  /** The model's thinking as it streams; `redacted`: a block the model hid (no text). */
+  onThinking?(delta: string, redacted?: boolean): void;
   /** A cut stream is being tried again: text streamed so far for this round is void. */
   onRetry(attempt: number, reason: string): void;
 }
@@ -60,6 +62,11 @@ export async function streamRound(
       watch();
       stream.on('streamEvent', watch);
       stream.on('text', (delta) => callbacks.onText(delta));
+      if (callbacks.onThinking) {
+        const onThinking = callbacks.onThinking;
+        stream.on('thinking', (delta) => onThinking(delta));
+        stream.on('contentBlock', (block) => block.type === 'redacted_thinking' && onThinking('', true));
+      }
       return await stream.finalMessage();
     } catch (error) {
       if (signal.aborted) throw error;

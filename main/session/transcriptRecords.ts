@@ -72,7 +72,7 @@ export const CompactionRecordSchema = z.object({
 export const ApprovalModeRecordSchema = z.object({ type: z.literal('approval_mode'), mode: ApprovalModeSchema, at });
 export const ApprovalRuleRecordSchema = z.object({ type: z.literal('approval_rule'), rule: z.string(), allowed: z.boolean(), at });
 
-export const NOTICE_KINDS = ['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override'] as const;
+export const NOTICE_KINDS = ['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model'] as const;
 export const NoticeRecordSchema = z.object({
   type: z.literal('notice'),
   kind: z.string(),

@@ -1,4 +1,5 @@
 import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
+import { Emitter } from '../../common/emitter';
 import { ErrorCodes } from '../../common/errorCodes';
 import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
@@ -40,8 +41,8 @@ const MESSAGE_TOO_BIG = 1009;
  */
 export function createWsApi(url: string, openSocket: OpenSocket = openDirectSocket): KeelApi {
   const pending = new Map<number, (result: Result<unknown>) => void>();
-  const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
-  const outputListeners = new Set<(id: string, seq: number, data: Uint8Array) => void>();
+  const events = new Map<EventChannel, Emitter<[payload: unknown]>>();
+  const output = new Emitter<[id: string, seq: number, data: Uint8Array]>();
   let nextId = 1;
   let link: SocketLink;
   let ready: Promise<void>;
@@ -54,7 +55,7 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       message: (data) => {
         if (data instanceof ArrayBuffer) {
           const frame = decodeTerminalFrame(new Uint8Array(data));
-          if (frame?.kind === 'output') for (const listener of outputListeners) listener(frame.id, frame.seq, frame.data);
+          if (frame?.kind === 'output') output.fire(frame.id, frame.seq, frame.data);
           return;
         }
         const message = JSON.parse(data) as WireMessage;
@@ -62,7 +63,7 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
           pending.get(message.id)?.(message.result);
           pending.delete(message.id);
         } else if (message.type === 'event') {
-          for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+          events.get(message.channel)?.fire(message.payload);
         }
       },
       close: (code) => {
@@ -101,16 +102,12 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       });
     },
     on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener as (payload: unknown) => void);
-      listeners.set(event, set);
-      return () => set.delete(listener as (payload: unknown) => void);
+      const emitter = events.get(event) ?? new Emitter();
+      events.set(event, emitter);
+      return emitter.on(listener as (payload: unknown) => void);
     },
     terminalOutput: {
-      on(listener) {
-        outputListeners.add(listener);
-        return () => outputListeners.delete(listener);
-      },
+      on: (listener) => output.on(listener),
       ack(id, bytes, parseRate) {
         // An ack lost with a dropped socket is not missed: attaching again starts flow control over.
         if (link.isOpen()) link.send(encodeAckFrame(id, bytes, parseRate));

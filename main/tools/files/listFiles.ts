@@ -33,7 +33,7 @@ export const listFilesTool: Tool<typeof inputSchema> = {
   async run(input, context) {
     // An empty path is the model's way of saying "the workspace", as is omitting it.
     const folder = input.path?.trim() || '.';
-    const resolved = await resolveInWorkspace(context.workspace, folder);
+    const resolved = await resolveInWorkspace(context.workspace, folder, { secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     const pattern = input.pattern ?? '**/*';

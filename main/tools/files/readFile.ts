@@ -43,7 +43,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path);
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     if (input.encoding !== undefined && namedEncoding(input.encoding, Buffer.alloc(0)) === null) {

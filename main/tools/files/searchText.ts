@@ -57,7 +57,7 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
     const matcher = globMatcher(input.glob);
     if ('error' in matcher) return failure(matcher.error);
   }
-  const resolved = await resolveInWorkspace(context.workspace, input.path?.trim() || '.');
+  const resolved = await resolveInWorkspace(context.workspace, input.path?.trim() || '.', { secrets: context.secrets });
   if (!resolved.ok) return failure(resolved.message);
   const shown = resolved.relative;
   const maxResults = input.max_results ?? SEARCH_DEFAULT_RESULTS;

@@ -31,7 +31,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform });
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform, secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     try {

@@ -154,6 +154,7 @@ export const chat = {
   'chat.notice.planUpdate': 'Your plan edit was sent to the agent',
   'chat.notice.maxTokens': 'The answer hit the token limit; Keel asked the agent to go on',
   'chat.notice.planOverride': 'The agent’s plan changed your edit',
+  'chat.notice.model': 'The endpoint refused a model setting; Keel asked again without it',
   'chat.plan.summaryChanges': '{summary} · {changes}',
   'chat.plan.count.added': '{count} added',
   'chat.plan.count.removed': '{count} removed',

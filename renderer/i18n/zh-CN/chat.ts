@@ -155,6 +155,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.notice.planUpdate': '你对计划的修改已发给智能体',
   'chat.notice.maxTokens': '回答达到了 token 上限，Keel 已让智能体继续',
   'chat.notice.planOverride': '智能体的计划改动了你的修改',
+  'chat.notice.model': '端点拒绝了一项模型设置，Keel 已去掉它重新请求',
   'chat.plan.summaryChanges': '{summary} · {changes}',
   'chat.plan.count.added': '新增 {count} 个',
   'chat.plan.count.removed': '删除 {count} 个',

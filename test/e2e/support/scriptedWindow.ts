@@ -2,13 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { startScriptedAnthropic, type ScriptedAnthropic, type Step } from '../../support/scriptedAnthropic';
+import { startScriptedAnthropic, type ScriptedAnthropic, type ScriptedAnthropicOptions, type Step } from '../../support/scriptedAnthropic';
 import { newPage, sharedBrowser, type PageOptions } from './chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './keelWeb';
 
 export interface WindowOptions {
   /** The scripted model's steps (more can be pushed on `server` later). */
   script?: Step[];
+  /** The scripted model's other options (context limit, side answers…). */
+  model?: Omit<ScriptedAnthropicOptions, 'apiKey' | 'script'>;
   /** The key the scripted model accepts; default 'k'. */
   apiKey?: string;
   /** ANTHROPIC_API_KEY of `keel web`; default `apiKey`; null starts it with no key. */
@@ -19,6 +21,8 @@ export interface WindowOptions {
   keelHome?: string;
   /** Written to KEEL_HOME/settings.json before `keel web` starts. */
   settings?: object;
+  /** False: `keel web` is not told where the scripted model is (the person enters it in Settings). */
+  connectModel?: boolean;
   /** More environment for `keel web`. */
   env?: Record<string, string>;
   /** The first page's viewport and colour scheme; false opens no page. */
@@ -27,6 +31,11 @@ export interface WindowOptions {
   ready?: (page: Page) => Promise<unknown>;
   /** Page errors the test provokes on purpose; any other one fails it. */
   expectedPageErrors?: RegExp[];
+}
+
+export interface TrackedPageOptions extends PageOptions {
+  /** Errors this page provokes on purpose (a worker made to fail, a blocked script). */
+  expectedErrors?: RegExp[];
 }
 
 export interface ScriptedWindow {
@@ -42,9 +51,11 @@ export interface ScriptedWindow {
   keelHome: string;
   workspace: string | undefined;
   /** A new context and page on `keel web`, loaded and ready; its errors are checked like the first's. */
-  openPage(options?: PageOptions & { ready?: (page: Page) => Promise<unknown> }): Promise<Page>;
+  openPage(options?: TrackedPageOptions & { ready?: (page: Page) => Promise<unknown> }): Promise<Page>;
   /** A new context and page, not loaded (for tests that go elsewhere first); its errors are checked. */
-  newPage(options?: PageOptions): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  newPage(options?: TrackedPageOptions): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  /** Closes every page but the first (a test's own pages, after it). */
+  closePages(): Promise<void>;
   /** Stops `keel web` and starts it again on the same KEEL_HOME and folder. */
   restartKeel(): Promise<KeelWeb>;
   /** Page errors and scripted-server errors not reported yet; reading them clears them. */
@@ -82,13 +93,17 @@ export async function openScriptedWindow(options: WindowOptions = {}): Promise<S
     const keelHome = options.keelHome ?? own(stops, tempDir('e2e-home'));
     const workspace = options.workspace === undefined ? own(stops, tempDir('e2e-ws')) : (options.workspace ?? undefined);
     if (options.settings) writeFileSync(join(keelHome, 'settings.json'), JSON.stringify(options.settings));
-    const server = await startScriptedAnthropic({ apiKey, script: options.script ?? [] });
+    const server = await startScriptedAnthropic({ ...options.model, apiKey, script: options.script ?? [] });
     stops.push(() => server.close());
     const startKeel = () =>
       startKeelWeb({
         workspace,
         keelHome,
-        env: { ANTHROPIC_BASE_URL: server.baseURL, ...(keelKey === null ? {} : { ANTHROPIC_API_KEY: keelKey }), ...options.env },
+        env: {
+          ...(options.connectModel === false ? {} : { ANTHROPIC_BASE_URL: server.baseURL }),
+          ...(keelKey === null ? {} : { ANTHROPIC_API_KEY: keelKey }),
+          ...options.env,
+        },
       });
     let keel = await startKeel();
     stops.push(() => keel.stop());
@@ -100,9 +115,12 @@ export async function openScriptedWindow(options: WindowOptions = {}): Promise<S
       const opened = await newPage(browser, pageOptions);
       contexts.add(opened.context);
       opened.context.once('close', () => contexts.delete(opened.context));
-      opened.page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      const report = (line: string) => {
+        if (!pageOptions?.expectedErrors?.some((pattern) => pattern.test(line))) errors.push(line);
+      };
+      opened.page.on('pageerror', (error) => report(`pageerror: ${error.message}`));
       opened.page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+        if (message.type() === 'error') report(`console: ${message.text()}`);
       });
       return opened;
     };
@@ -126,6 +144,9 @@ export async function openScriptedWindow(options: WindowOptions = {}): Promise<S
       workspace,
       openPage,
       newPage: trackedPage,
+      async closePages() {
+        await Promise.all([...contexts].filter((context) => context !== page?.context()).map((context) => context.close()));
+      },
       async restartKeel() {
         await keel.stop();
         keel = await startKeel();
