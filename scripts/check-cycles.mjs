@@ -1,16 +1,43 @@
 #!/usr/bin/env node
 // Fails when relative imports form a cycle, type-only imports included (`import type`,
-// `export … from`, `import('…')` types). Run by `npm run lint` after eslint. Usage:
+// `export … from`, `import('…')` types), or cross a layer (FOLDER_RULES). Run by `npm run lint`
+// after eslint. Usage:
 //   node scripts/check-cycles.mjs [folder…]   (default: common main preload renderer bin scripts bench test)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * Cycles known and owned elsewhere, reported but not failing: the terminal's test hook is being
- * taken out of the product by the terminal rewrite, which removes this cycle. Delete the entry then.
- */
+/** Cycles known and owned elsewhere, reported but not failing (each a list of the files around it). */
 const TOLERATED = [];
+
+/**
+ * The layers, by path from the project root: a file under `from` may import only under `allow`,
+ * or nothing under `deny`. eslint.config.js says the same for the editor; this holds for every
+ * file the graph sees, scripts and tests' fixtures aside.
+ */
+export const FOLDER_RULES = [
+  { from: 'main/platform/', allow: ['main/platform/', 'common/'], why: 'main/platform/ imports no feature folder' },
+  { from: 'renderer/', deny: ['main/'], why: 'the window never imports main (it has the contract)' },
+  { from: 'main/', deny: ['renderer/'], why: 'main never imports the window' },
+];
+
+/** Every import that crosses a rule, as `{ from, to, why }` with paths from `root`. */
+export function layerBreaches(graph, root, rules = FOLDER_RULES) {
+  const breaches = [];
+  const named = (file) => relative(root, file).split('\\').join('/');
+  for (const [file, targets] of graph) {
+    const from = named(file);
+    for (const target of targets) {
+      const to = named(target);
+      for (const rule of rules) {
+        if (!from.startsWith(rule.from)) continue;
+        const crossed = rule.allow ? !rule.allow.some((path) => to.startsWith(path)) : rule.deny.some((path) => to.startsWith(path));
+        if (crossed) breaches.push({ from, to, why: rule.why });
+      }
+    }
+  }
+  return breaches;
+}
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|jsx)$/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx', '.d.ts'];
@@ -93,15 +120,19 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const files = sourceFiles(folders.length ? folders : ['common', 'main', 'preload', 'renderer', 'bin', 'scripts', 'bench', 'test']);
   const named = (cycle) => cycle.map((file) => relative(process.cwd(), file).split('\\').join('/'));
   const tolerated = (cycle) => TOLERATED.some((known) => known.length === cycle.length - 1 && known.every((file) => named(cycle).includes(file)));
-  const found = findCycles(importGraph(files));
+  const graph = importGraph(files);
+  const breaches = layerBreaches(graph, process.cwd());
+  for (const { from, to, why } of breaches) console.error(`Layer crossed: ${from} imports ${to} (${why}).`);
+  const found = findCycles(graph);
   for (const cycle of found.filter(tolerated)) console.warn(`Import cycle (tolerated for now): ${named(cycle).join(' → ')}`);
   const cycles = found.filter((cycle) => !tolerated(cycle));
   for (const cycle of cycles) console.error(`Import cycle: ${named(cycle).join(' → ')}`);
-  if (cycles.length > 0) {
-    console.error(
-      `${cycles.length} import cycle${cycles.length === 1 ? '' : 's'} (type-only imports count too). Move what both sides need into a module of its own.`,
-    );
+  if (cycles.length > 0 || breaches.length > 0) {
+    if (cycles.length > 0)
+      console.error(
+        `${cycles.length} import cycle${cycles.length === 1 ? '' : 's'} (type-only imports count too). Move what both sides need into a module of its own.`,
+      );
     process.exit(1);
   }
-  console.log(`No import cycles among ${files.length} files.`);
+  console.log(`No import cycles among ${files.length} files, and no layer crossed.`);
 }

@@ -1,5 +1,5 @@
-import { LOGIN_PATH_TIMEOUT_MS, RESOLVING_ENVIRONMENT_VARIABLE, launchedFromDesktop, resolveLoginShellPath } from '../terminal/loginPath';
-import { shellLaunch } from '../terminal/shellLaunch';
+import { LOGIN_PATH_TIMEOUT_MS, RESOLVING_ENVIRONMENT_VARIABLE, launchedFromDesktop, resolveLoginShellPath } from './loginPath';
+import { shellLaunch } from './shellLaunch';
 import { fallbackLocale } from './locale';
 
 /** When the login shell's PATH is used: 'auto' when Keel looks started from the desktop, or always, or never. */

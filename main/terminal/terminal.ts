@@ -7,7 +7,7 @@ import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../platform/killTree';
 import { FlowControl } from './flowControl';
 import { OutputBatcher } from './outputBatcher';
 import { ScreenMirror, type ScreenSnapshot } from './screenMirror';
-import type { ShellLaunch } from './shellLaunch';
+import type { ShellLaunch } from '../platform/shellLaunch';
 import { TERMINAL_MARKER_VARIABLE } from './terminalEnv';
 
 /** After its tree was killed, how long the shell's exit is awaited before its pty is freed regardless. */

@@ -1,7 +1,7 @@
 import { fallbackLocale } from '../platform/locale';
+import { TERMINAL_MARKER_VARIABLE } from '../platform/processMarker';
 
-/** Environment variable that marks every process of one terminal tab, so its tree can be found. */
-export const TERMINAL_MARKER_VARIABLE = 'KEEL_TERMINAL';
+export { TERMINAL_MARKER_VARIABLE };
 
 export interface TerminalEnvOptions {
   /** This tab's unique value of TERMINAL_MARKER_VARIABLE. */

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { ErrorCodes, LIMITS, type EventPayload, type TerminalInfo } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { loginShellPath } from '../platform/loginEnvironment';
-import { shellLaunch, type ShellLaunch } from './shellLaunch';
+import { shellLaunch, type ShellLaunch } from '../platform/shellLaunch';
 import type { ScreenSnapshot } from './screenMirror';
 import { Terminal, type TerminalExit } from './terminal';
 import { terminalEnvironment } from './terminalEnv';

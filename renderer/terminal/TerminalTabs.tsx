@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { CloseIcon } from '../app/icons';
+import { CloseIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import type { TerminalSnapshot, TerminalTab } from './terminalStore';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractMarkedPath, resolveLoginShellPath } from '../../../main/terminal/loginPath';
+import { extractMarkedPath, resolveLoginShellPath } from '../../../main/platform/loginPath';
 import { TerminalManager } from '../../../main/terminal/terminalManager';
 import { killProcessesWith, processesWith, uniqueMarker } from '../../unit/tools/bash/support';
 import { BASH, readable, waitFor } from './support';

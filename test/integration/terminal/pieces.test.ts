@@ -9,7 +9,7 @@ import {
   flowWindowFor,
 } from '../../../main/terminal/flowControl';
 import { FLOOD_BATCH_BYTES, FLOOD_BATCH_MS, OUTPUT_BATCH_MAX_BYTES, OUTPUT_BATCH_MS, OutputBatcher } from '../../../main/terminal/outputBatcher';
-import { shellLaunch } from '../../../main/terminal/shellLaunch';
+import { shellLaunch } from '../../../main/platform/shellLaunch';
 import { TERMINAL_MARKER_VARIABLE, terminalEnvironment } from '../../../main/terminal/terminalEnv';
 import { BASH, waitFor } from './support';
 

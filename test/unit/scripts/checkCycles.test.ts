@@ -49,9 +49,29 @@ describe('scripts/check-cycles.mjs', () => {
     expect(check(root)).toMatchObject({ status: 1, stderr: expect.stringContaining('Import cycle: src/a.ts → src/b.ts → src/a.ts') });
   });
 
+  it('fails when an import crosses a layer: platform into a feature, the window into main, main into the window', () => {
+    const root = fixture({
+      'main/platform/paths.ts': "import { b } from '../../common/limits';\nexport const a = b;\n",
+      'main/terminal/env.ts': "import { a } from '../platform/paths';\nexport const c = a;\n",
+      'renderer/.keep': '',
+      'common/limits.ts': 'export const b = 1;\n',
+    });
+    const run = (folders: string[]) => spawnSync(process.execPath, [script, ...folders], { cwd: root, encoding: 'utf8' });
+    expect(run(['main', 'common']).status).toBe(0);
+    writeFileSync(join(root, 'main/platform/paths.ts'), "import type { c } from '../terminal/env';\nexport const a = 1;\nexport type C = typeof c;\n");
+    writeFileSync(join(root, 'renderer/chat.ts'), "import { a } from '../main/platform/paths';\nexport const d = a;\n");
+    writeFileSync(join(root, 'main/terminal/view.ts'), "import { d } from '../../renderer/chat';\nexport const e = d;\n");
+    const crossed = run(['main', 'common', 'renderer']);
+    expect(crossed.status).toBe(1);
+    expect(crossed.stderr).toContain('Layer crossed: main/platform/paths.ts imports main/terminal/env.ts (main/platform/ imports no feature folder)');
+    expect(crossed.stderr).toContain('Layer crossed: renderer/chat.ts imports main/platform/paths.ts');
+    expect(crossed.stderr).toContain('Layer crossed: main/terminal/view.ts imports renderer/chat.ts');
+  });
+
   it('passes on this repository', () => {
     const run = spawnSync(process.execPath, [script], { cwd: resolve('.'), encoding: 'utf8' });
     expect(run.stderr).not.toContain('Import cycle:');
+    expect(run.stderr).not.toContain('Layer crossed');
     expect(run.status).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { isatty } from 'node:tty';
-import { killProcessTree } from '../platform/killTree';
-import { TERMINAL_MARKER_VARIABLE } from './terminalEnv';
+import { killProcessTree } from './killTree';
+import { TERMINAL_MARKER_VARIABLE } from './processMarker';
 
 /** A login shell whose rc files take longer than this is given up on; Keel's own PATH is used. */
 export const LOGIN_PATH_TIMEOUT_MS = 3000;

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
-import { POWERSHELL_PRELUDE } from '../platform/powershell';
-import { findOnPath } from '../platform/findOnPath';
+import { POWERSHELL_PRELUDE } from './powershell';
+import { findOnPath } from './findOnPath';
 
 /** The program a terminal tab runs, its arguments, and the tab's title. */
 export interface ShellLaunch {
