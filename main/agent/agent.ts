@@ -9,10 +9,11 @@ import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsAp
 import { shellKindFor } from './shellWords';
 import { previewFileChange } from './changePreview';
 import { unfinishedItems } from '../../common/plan/render';
-import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
+import { todoCallStep } from '../../common/plan/callStep';
+import { renderOverrides } from '../../common/plan/overrides';
 import { completionGate } from '../../common/plan/rules';
 import type { ModelSettings } from '../settings/modelSettings';
-import type { WorkspaceSession } from '../session/workspaceSession';
+import type { NoticeExtra, WorkspaceSession } from '../session/workspaceSession';
 import type { NoticeKind } from '../session/transcriptRecords';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
 import { LiveOutput } from './liveOutput';
@@ -409,7 +410,8 @@ export class Agent {
       }
       const pictures = resultPictures(result);
       const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
-      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images });
+      const step = planVersion === undefined ? null : todoCallStep(session.plan.history, planVersion);
+      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images, ...step });
       results.push(toolResultBlock(call.id, result));
       if (planVersion !== undefined) this.noticeOverrides(planVersion);
     }
@@ -465,10 +467,13 @@ export class Agent {
 
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
   private addUserPlanUpdate(pending: ContentBlockParam[]): void {
+    const { plan } = this.options.session;
+    const seen = this.options.session.agentSeenVersion;
     const update = takeUserPlanUpdate(this.options.session);
     if (!update) return;
     pending.push(update);
-    this.notice('plan_update', update.text);
+    // The window shows the person's edit as a diff in its own language, not the model's wire text.
+    this.notice('plan_update', update.text, { plan: { before: plan.getVersion(seen)?.items ?? [], after: plan.items } });
   }
 
   private systemPrompt() {
@@ -521,16 +526,16 @@ export class Agent {
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
-  private notice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
-    this.options.session.recordNotice(kind, message, overrides);
-    this.emit({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}) });
+  private notice(kind: NoticeKind, message: string, extra: NoticeExtra = {}): void {
+    this.options.session.recordNotice(kind, message, extra);
+    this.emit({ type: 'notice', kind, message, ...extra });
   }
 
   /** The person is told, in the chat, where the agent's accepted plan undid their last edit. */
   private noticeOverrides(versionBefore: number): void {
     const current = this.options.session.plan.current;
     if (!current || current.version === versionBefore || current.source !== 'agent' || !current.overrides) return;
-    this.notice('plan_override', renderOverrides(current.overrides), current.overrides);
+    this.notice('plan_override', renderOverrides(current.overrides), { overrides: current.overrides });
   }
 
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */
