@@ -19,6 +19,8 @@ export default defineConfig(({ mode }) => ({
           index: resolve(root, 'main/index.ts'),
           cli: resolve(root, 'main/cli.ts'),
           searchWorker: resolve(root, 'main/tools/search/worker.ts'),
+          // sandboxHelper: one per workspace, run in it (main/sandbox/helperFile.ts finds it).
+          sandboxHelper: resolve(root, 'main/sandbox/sandboxHelper.ts'),
         },
       },
     },

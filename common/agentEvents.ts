@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
+import { TASK_ERROR_CODES } from './errorCodes';
 
 /** A picture the chat shows, by its blob name (kept here apart from chat.ts, which imports this file). */
 const EventImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -14,6 +15,8 @@ export type AgentState = z.infer<typeof AgentStateSchema>;
 
 export const TaskOutcomeSchema = z.enum(['done', 'stopped_unfinished', 'cancelled', 'error', 'refused']);
 export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
+
+export const TaskErrorCodeSchema = z.enum(TASK_ERROR_CODES);
 
 export const UsageSchema = z.object({
   inputTokens: z.number(),
@@ -28,6 +31,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_started'), taskId: z.string(), text: z.string(), ...MessageExtras }),
   z.object({ type: z.literal('state'), state: AgentStateSchema }),
   z.object({ type: z.literal('text'), delta: z.string() }),
+  /** The model's thinking as it streams, its own row in the chat; `redacted`: reasoning the model hid. */
+  z.object({ type: z.literal('thinking'), delta: z.string(), redacted: z.boolean().optional() }),
   /** A cut stream is being retried: the text streamed in this round so far is void. */
   z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
@@ -49,7 +54,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
   z.object({
     type: z.literal('notice'),
-    kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override']),
+    kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model']),
     message: z.string(),
     overrides: z.array(PlanOverrideSchema).optional(),
     /** `plan_update`: the plan the model had seen and the plan with the person's edit. */
@@ -73,6 +78,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     taskId: z.string(),
     outcome: TaskOutcomeSchema,
     message: z.string().optional(),
+    /** With `error`: why, so a client says what to do without reading the message. */
+    errorCode: TaskErrorCodeSchema.optional(),
     unfinished: z.array(PlanItemSchema).optional(),
     /** Steps of the plan not completed when the task ended. */
     openSteps: z.number().int().nonnegative().optional(),

@@ -8,7 +8,7 @@ import { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode } from './appr
 export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
 export { APPROVAL_MODES, DEFAULT_APPROVAL_MODE, type ApprovalMode };
 
-export type ToolKind = 'command' | 'file_change' | 'read' | 'plan';
+export type ToolKind = 'command' | 'file_change' | 'read' | 'plan' | 'mcp';
 
 /** An approval card: exactly what will run or change. */
 export const ApprovalRequestSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TaskOutcomeSchema } from './agentEvents';
+import { TaskErrorCodeSchema, TaskOutcomeSchema } from './agentEvents';
 import { CompactionInfoSchema } from './contextWindow';
 import { PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 
@@ -42,7 +42,14 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     overrides: z.array(PlanOverrideSchema).optional(),
     plan: PlanStepSchema.optional(),
   }),
-  z.object({ kind: z.literal('outcome'), id: z.string(), outcome: TaskOutcomeSchema, message: z.string().optional(), openSteps: z.number().optional() }),
+  z.object({
+    kind: z.literal('outcome'),
+    id: z.string(),
+    outcome: TaskOutcomeSchema,
+    message: z.string().optional(),
+    errorCode: TaskErrorCodeSchema.optional(),
+    openSteps: z.number().optional(),
+  }),
   /** Keel made room in the conversation; the row opens to the summary. */
   CompactionInfoSchema.extend({ kind: z.literal('compaction') }),
 ]);

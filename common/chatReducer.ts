@@ -77,6 +77,7 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
           id: `end-${event.taskId}`,
           outcome: event.outcome,
           ...(event.message ? { message: event.message } : {}),
+          ...(event.errorCode ? { errorCode: event.errorCode } : {}),
           ...(event.openSteps === undefined ? {} : { openSteps: event.openSteps }),
         },
       ]);

@@ -36,6 +36,10 @@ export const SettingsViewSchema = z.object({
   contextDefaults: z.object({ contextWindow: z.number().int(), compactAt: z.number() }),
   theme: ThemeSchema,
   language: LanguageSchema,
+  /** Hosts the agent reaches without asking, private addresses included: the settings file's `network.allow`. */
+  networkAllow: z.array(z.string()),
+  /** More of them from KEEL_NETWORK_ALLOW (added to the file's, not instead). */
+  networkAllowFromEnvironment: z.array(z.string()),
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
   environmentOverrides: z.array(z.string()),
 });
@@ -59,6 +63,8 @@ export const SettingsUpdateSchema = z
     compactAt: CompactAtSchema.nullable(),
     theme: ThemeSchema,
     language: LanguageSchema,
+    /** Replaces the file's `network.allow`: host names or addresses. */
+    networkAllow: z.array(z.string().trim().min(1).max(300)).max(1000),
   })
   .partial()
   .strict();

@@ -1,4 +1,4 @@
-import { ELECTRON_CHANNEL_PREFIX, isEventChannel, isRequestChannel } from '../common/contract';
+import { ELECTRON_CHANNEL_PREFIX, ErrorCodes, isEventChannel, isRequestChannel } from '../common/contract';
 import { terminalBridge, type TerminalBridge } from './terminalBridge';
 
 /** The two pieces of electron the bridge uses, as plain shapes: a test hands in stand-ins. */
@@ -24,7 +24,7 @@ export function createKeelBridge(ipc: BridgeIpc): KeelIpcBridge {
   return {
     request(channel: string, input: unknown): Promise<unknown> {
       if (typeof channel !== 'string' || !isRequestChannel(channel)) {
-        return Promise.resolve({ ok: false, error: { code: 'unknown_channel', message: `No channel ${String(channel)}` } });
+        return Promise.resolve({ ok: false, error: { code: ErrorCodes.unknownChannel, message: `No channel ${String(channel)}` } });
       }
       return ipc.invoke(ELECTRON_CHANNEL_PREFIX + channel, input);
     },

@@ -1,80 +1,51 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentState, TaskOutcome } from '../../common/agentEvents';
-import type { ApprovalMode, ApprovalRequest } from '../../common/approvals';
-import type { ChangeRecorder } from '../changes/recorder';
-import type { ToolResult } from '../tools/types';
-import { alwaysAsksBecause, ApprovalBroker, commandOfCall, judgeCommand, needsApproval, sessionRuleFor, toolKind } from './approvals';
-import { shellKindFor } from './shellWords';
-import { previewFileChange } from './changePreview';
-import { unfinishedItems } from '../../common/plan/render';
-import { todoCallStep } from '../../common/plan/callStep';
-import { renderOverrides } from '../../common/plan/overrides';
-import { completionGate } from '../../common/plan/rules';
-import type { ModelSettings } from '../settings/modelSettings';
-import type { NoticeExtra, WorkspaceSession } from '../session/workspaceSession';
-import type { NoticeKind } from '../session/transcriptRecords';
-import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
-import { LiveOutput } from './liveOutput';
-import { createModelClient, ModelError, streamRound } from './modelClient';
-import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
-import { shellDisplayName } from '../tools/bash/shell';
-import { buildSystemPrompt } from './prompt';
-import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
-import { isContextOverflow } from './compaction/contextTracker';
-import { readInstructions } from './instructions';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
-import { createTodoTool } from './sessionTodoTool';
-import { resultPictures, runToolCall, toolDefinitions, toolResultBlock, type AgentTool } from './toolRunner';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
+import type { TaskErrorCode } from '../../common/errorCodes';
+import { renderOverrides } from '../../common/plan/overrides';
+import { unfinishedItems } from '../../common/plan/render';
+import { completionGate } from '../../common/plan/rules';
+import type { ApprovalBroker } from '../approvals/approvalBroker';
+import { ApprovalGate } from '../approvals/approvalGate';
+import type { ModelSettings } from '../settings/modelSettings';
+import type { NoticeKind } from '../session/transcriptRecords';
+import type { NoticeExtra } from '../session/workspaceSession';
+import { shellDisplayName } from '../tools/bash/shell';
+import type { AgentOptions } from './agentOptions';
+import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
+import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
+import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
+import { readInstructions } from './instructions';
+import { Mailbox, textBlock, type QueuedMessage } from './mailbox';
 import { chatExtrasOf, type MessageAttachments } from './messageAttachments';
+import { createModelClient, ModelError } from './modelClient';
+import { MAX_TOKENS_CONTINUE, maxTokensMessage, REFUSED_MESSAGE, STOPPED_MESSAGE, tooLongMessage, unfinishedPlanMessage } from './modelTexts';
+import { earlierPlanNote, takeReminder, takeUserPlanUpdate } from './planMessages';
+import { buildSystemPrompt } from './prompt';
+import { runRoundCalls } from './roundCalls';
+import { createTodoTool } from './sessionTodoTool';
+import { toolDefinitions, type AgentTool } from './toolRunner';
 
-/** The task's end when the service refused the size twice: what happened and what to do. */
-function tooLongMessage(detail: string, window: number, room: readonly CompactionInfo[]): string {
-  const done = room.some((info) => info.stage === 'summarized')
-    ? 'Keel set the conversation aside (the plan and the transcript are kept) so the next message has room'
-    : room.length > 0
-      ? 'Keel cleared every tool result so the next message has room'
-      : 'Nothing more could be cleared';
-  return `The conversation is too long for the model even after making room (${detail.replace(/^The API rejected the request \(400\): /, '')}). ${done}: send your message again, or start a new session. If the model's window is smaller than ${window.toLocaleString('en')} tokens, set its real size as the context window in Settings (contextWindow in the settings file, or KEEL_CONTEXT_WINDOW).`;
-}
+export type { AgentOptions } from './agentOptions';
+export type { QueuedMessage } from './mailbox';
+import type { ModelCatalogue } from '../models/modelCatalogue';
+import { builtinProfile, type ModelProfile } from '../models/modelProfile';
+import type { Effort } from '../../common/modelCapabilities';
+import { requestRound } from './modelRequest';
 
-export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before this tool call finished. Anything it started was killed.';
 const MAX_TOKENS_CONTINUES = 3;
-
-export interface AgentOptions {
-  session: WorkspaceSession;
-  /** Read at the start of every task, so changed settings take effect on the next one. */
-  settings: () => ModelSettings;
-  /** The workspace tools (files, bash); the `todo` tool is added here. */
-  tools: readonly AgentTool[];
-  createClient?: (settings: ModelSettings) => Anthropic;
-  /** Read before every tool call. Default full_auto: a headless run has no one to ask. */
-  approvalMode?: () => ApprovalMode;
-  /** Keeps what each task did to files, for the Changes view and undo. */
-  changes?: ChangeRecorder;
-  /** The data folder: its AGENTS.md applies to every workspace. */
-  dataDir?: string;
-  /** Tools that come and go (MCP servers), read before every round. */
-  moreTools?: (signal: AbortSignal) => Promise<readonly AgentTool[]>;
-  /** Rules allowed for every session (the settings' MCP allow list). */
-  alwaysAllowed?: () => Iterable<string>;
-  /** "Always allow" on an approval card: keep the rule in the settings. */
-  allowAlways?: (rule: string) => void;
-}
-
-export interface QueuedMessage {
-  id: string;
-  text: string;
-}
+const MAX_PAUSE_CONTINUES = 10;
 
 export interface TaskResult {
   taskId: string;
   outcome: TaskOutcome;
   message?: string;
+  /** With `error`: why, for whoever branches on it (the message is main's English). */
+  errorCode?: TaskErrorCode;
 }
-
-type Listener = (event: AgentEvent) => void;
 
 /**
  * The agent loop: one task is what one message from the person starts. Each round streams the
@@ -83,41 +54,46 @@ type Listener = (event: AgentEvent) => void;
  * The plan rules of docs/plan-rules.md are decided by the pure functions in common/plan/rules.ts.
  */
 export class Agent {
-  private readonly listeners = new Set<Listener>();
+  private readonly events = new Emitter<[AgentEvent]>();
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';
   private currentTask: Promise<TaskResult> | null = null;
-  private queue: QueuedMessage[] = [];
+  private readonly mailbox = new Mailbox();
   /** The plan's open steps when the last task ended (undefined before one has). */
   lastOpenSteps: number | undefined;
-  /** What queued messages carry for the model besides their text (pictures, mentioned files). */
-  private readonly queuedBlocks = new Map<string, ContentBlockParam[]>();
-  readonly approvals = new ApprovalBroker();
+  private readonly gate: ApprovalGate;
   /** Keeps every request inside the model's context window. */
   readonly context: ContextKeeper;
   /** The message that started the latest task: repeated after a summary. */
   private lastTask: string | null = null;
   /** A "Compact now" under way: a task sent meanwhile waits for it. */
   private compacting: { controller: AbortController; done: Promise<unknown> } | null = null;
+  /** The effort chosen in the status bar for this session (the settings' applies until then). */
+  effort: Effort | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.tools = [...options.tools, createTodoTool(options.session)];
+    this.gate = new ApprovalGate(options.session, options);
     this.context = new ContextKeeper(options.session, (info) => this.compacted(info));
     this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
+  }
+
+  /** The approval cards waiting for the person. */
+  get approvals(): ApprovalBroker {
+    return this.gate.broker;
   }
 
   get running(): boolean {
     return this.controller !== null;
   }
 
-  on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on(listener: (event: AgentEvent) => void): Disposable {
+    return this.events.on(listener);
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.fire(event);
   }
 
   private setState(state: AgentState): void {
@@ -130,7 +106,7 @@ export class Agent {
   }
 
   get queued(): QueuedMessage[] {
-    return [...this.queue];
+    return this.mailbox.queued;
   }
 
   /**
@@ -139,9 +115,7 @@ export class Agent {
    */
   enqueue(text: string, attachments?: MessageAttachments): QueuedMessage {
     if (!this.controller) throw new Error('No task is running: send the message as a new task instead.');
-    const message = { id: randomUUID(), text };
-    this.queue.push(message);
-    if (attachments?.blocks.length) this.queuedBlocks.set(message.id, attachments.blocks);
+    const message = this.mailbox.put(text, attachments?.blocks);
     const extras = chatExtrasOf(attachments);
     this.options.session.recordTask({ event: 'queued', id: message.id, text, ...extras });
     this.emit({ type: 'message_queued', ...message, ...extras });
@@ -150,15 +124,11 @@ export class Agent {
 
   /** Moves every queued message into the next user message. */
   private takeQueue(pending: ContentBlockParam[]): boolean {
-    if (this.queue.length === 0) return false;
-    const taken = this.queue;
-    this.queue = [];
-    for (const message of taken) {
-      pending.push(...textBlock(message.text), ...(this.queuedBlocks.get(message.id) ?? []));
-      this.queuedBlocks.delete(message.id);
-    }
-    this.options.session.recordTask({ event: 'queue_taken', ids: taken.map((m) => m.id) });
-    this.emit({ type: 'message_taken', ids: taken.map((m) => m.id) });
+    const taken = this.mailbox.take();
+    if (!taken) return false;
+    pending.push(...taken.content);
+    this.options.session.recordTask({ event: 'queue_taken', ids: taken.ids });
+    this.emit({ type: 'message_taken', ids: taken.ids });
     return true;
   }
 
@@ -200,21 +170,26 @@ export class Agent {
     try {
       result = await this.loop(taskId, text, controller.signal, blocks);
     } catch (error) {
-      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+      const errorCode = error instanceof ModelError ? error.code : 'internal';
+      result = { taskId, outcome: 'error', message: error instanceof Error ? error.message : String(error), errorCode };
     } finally {
       this.controller = null;
     }
-    if (this.queue.length > 0) {
+    if (!this.mailbox.isEmpty) {
       // A stop ends the task; messages that were still waiting are not sent, and the person is told.
-      const dropped = this.queue;
-      this.queue = [];
-      this.queuedBlocks.clear();
-      this.emit({ type: 'message_dropped', ids: dropped.map((m) => m.id) });
+      this.emit({ type: 'message_dropped', ids: this.mailbox.drop() });
     }
     const unfinished = result.outcome === 'stopped_unfinished' ? unfinishedItems(session.plan.items) : undefined;
     // The plan's open steps at the end, so the session list can tell "done" from "plan unfinished".
     const openSteps = unfinishedItems(session.plan.items).length;
-    session.recordTask({ event: 'end', taskId, outcome: result.outcome, openSteps, ...(result.message ? { message: result.message } : {}) });
+    session.recordTask({
+      event: 'end',
+      taskId,
+      outcome: result.outcome,
+      openSteps,
+      ...(result.message ? { message: result.message } : {}),
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     this.options.changes?.taskEnded(taskId);
     // A stopped or failed task is usually continued: the person's steps stay theirs until one is done.
     if (result.outcome === 'done') session.plan.endTask();
@@ -233,7 +208,8 @@ export class Agent {
 
   private async loop(taskId: string, text: string, signal: AbortSignal, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const { session } = this.options;
-    const settings = this.options.settings();
+    const profile = await this.profile();
+    const settings = profile.settings;
     const plan = session.plan;
     // A "Compact now" still running rewrites the history: start from its result.
     await this.compacting?.done.catch(() => undefined);
@@ -258,13 +234,17 @@ export class Agent {
       let pending: ContentBlockParam[] = [...textBlock(text), ...blocks, ...(earlier ? [earlier] : [])];
       let gateContinues = 0;
       let maxTokenContinues = 0;
+      let pauseContinues = 0;
+      /** The last answer was paused by the service: the next request continues it as it is. */
+      let paused = false;
 
       for (;;) {
         if (signal.aborted) return this.cancelled(taskId, pending);
         this.takeQueue(pending);
         this.addUserPlanUpdate(pending);
-        session.appendMessage({ role: 'user', content: pending });
+        if (!paused || pending.length > 0) session.appendMessage({ role: 'user', content: pending });
         pending = [];
+        paused = false;
 
         this.setState('thinking');
         const roundTools = [...this.tools, ...((await this.options.moreTools?.(signal)) ?? [])];
@@ -276,8 +256,9 @@ export class Agent {
           try {
             await this.context.beforeRequest(room);
             const sent = session.messages.length;
-            response = await streamRound(
+            response = await requestRound(
               client,
+              profile,
               {
                 model: settings.model,
                 max_tokens: settings.maxTokens,
@@ -287,16 +268,19 @@ export class Agent {
               },
               {
                 onText: (delta) => this.emit({ type: 'text', delta }),
+                onThinking: (delta, redacted) => this.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
                 onRetry: (attempt, reason) => this.emit({ type: 'stream_retry', attempt, reason }),
               },
               signal,
-              settings,
+              { catalogue: this.options.models, onFallback: (message) => this.notice('model', message) },
             );
             this.context.observe(response.usage, sent);
             break;
           } catch (error) {
             if (signal.aborted) return this.cancelled(taskId, []);
             if (error instanceof ModelError && isContextOverflow(error.message)) {
+              const stated = parseOverflow(error.message);
+              if (stated) this.options.models?.learnWindow(settings, stated.limit);
               // The service refused the size: make room and try once more; never leave the session too big.
               if (++refusals === 1) {
                 await this.context.afterRefusal(room, error.message, this.context.requestTokens());
@@ -304,9 +288,9 @@ export class Agent {
               }
               const madeRoom = this.context.lastResort(settings, text);
               this.emitContext(settings);
-              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom) };
+              return { taskId, outcome: 'error', message: tooLongMessage(error.message, settings.contextWindow, madeRoom), errorCode: 'too_long' };
             }
-            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message };
+            if (error instanceof ModelError) return { taskId, outcome: 'error', message: error.message, errorCode: error.code };
             throw error;
           }
         }
@@ -319,14 +303,22 @@ export class Agent {
         plan.recordRound(calls.some((call) => call.name === 'todo'));
 
         if (response.stop_reason === 'refusal') {
-          return { taskId, outcome: 'refused', message: 'The model declined to go on with this request (stop reason: refusal).' };
+          return { taskId, outcome: 'refused', message: REFUSED_MESSAGE };
         }
 
         if (calls.length > 0) {
           gateContinues = 0;
           // With max_tokens the last tool call may be cut off mid-input: it is answered, never run.
-          const cut = response.stop_reason === 'max_tokens' ? calls.at(-1) : undefined;
-          pending = await this.runCalls(calls, cut, signal, roundTools);
+          const cut = response.stop_reason === 'max_tokens' || response.stop_reason === 'model_context_window_exceeded' ? calls.at(-1) : undefined;
+          pending = await runRoundCalls(calls, cut, {
+            ...this.options,
+            gate: this.gate,
+            tools: roundTools,
+            signal,
+            emit: (event) => this.emit(event),
+            setState: (state) => this.setState(state),
+            ran: (versionBefore) => this.noticeOverrides(versionBefore),
+          });
           if (signal.aborted) return this.cancelled(taskId, pending);
           // The person's edit first: being shown it is a plan update, so it may make the reminder moot.
           this.addUserPlanUpdate(pending);
@@ -338,17 +330,33 @@ export class Agent {
           continue;
         }
 
+        // The service paused a long turn (server tools): it goes on from what it said, no message needed.
+        if (response.stop_reason === 'pause_turn' && ++pauseContinues <= MAX_PAUSE_CONTINUES) {
+          paused = true;
+          continue;
+        }
+
+        if (response.stop_reason === 'model_context_window_exceeded') {
+          // Like "prompt is too long": make room, then the model goes on where it stopped.
+          await this.context.afterRefusal(room, '', this.context.requestTokens());
+          this.emitContext(settings);
+          const message = 'Your answer was cut off because the context window was full. Room was made; continue exactly where it stopped.';
+          pending = [{ type: 'text', text: message }];
+          this.notice('max_tokens', message);
+          continue;
+        }
+
         if (response.stop_reason === 'max_tokens') {
           if (++maxTokenContinues > MAX_TOKENS_CONTINUES) {
             return {
               taskId,
               outcome: 'error',
-              message: `The answer hit the max_tokens limit (${settings.maxTokens}) ${MAX_TOKENS_CONTINUES + 1} times in a row. Raise max tokens in the settings.`,
+              message: maxTokensMessage(settings.maxTokens, MAX_TOKENS_CONTINUES + 1),
+              errorCode: 'max_tokens',
             };
           }
-          const message = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
-          pending = [{ type: 'text', text: message }];
-          this.notice('max_tokens', message);
+          pending = [{ type: 'text', text: MAX_TOKENS_CONTINUE }];
+          this.notice('max_tokens', MAX_TOKENS_CONTINUE);
           continue;
         }
 
@@ -358,11 +366,7 @@ export class Agent {
         const gate = completionGate({ items: plan.items, planTouchedThisTask: planTouched, continuesInARow: gateContinues, bound: settings.gateBound });
         if (gate.kind === 'done') return { taskId, outcome: 'done' };
         if (gate.kind === 'stop') {
-          return {
-            taskId,
-            outcome: 'stopped_unfinished',
-            message: `Stopped with an unfinished plan: the model ended its turn ${gateContinues + 1} times with ${gate.unfinished.length} item(s) still open.`,
-          };
+          return { taskId, outcome: 'stopped_unfinished', message: unfinishedPlanMessage(gateContinues + 1, gate.unfinished.length) };
         }
         gateContinues++;
         pending = [{ type: 'text', text: gate.message }];
@@ -371,98 +375,6 @@ export class Agent {
     } finally {
       stopWatchingPlan();
     }
-  }
-
-  private async runCalls(calls: ToolUseBlock[], cut: ToolUseBlock | undefined, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ContentBlockParam[]> {
-    const { session, changes } = this.options;
-    const results: ContentBlockParam[] = [];
-    for (const call of calls) {
-      this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
-      let result;
-      let planVersion: number | undefined;
-      if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
-      else if (call === cut) {
-        result = {
-          content: `This ${call.name} call was cut off by the max_tokens limit before its input was complete, so it was not run. Send it again with a smaller input (for a large file, write it in parts).`,
-          isError: true,
-        };
-      } else {
-        const refusal = await this.askApproval(call, signal, tools);
-        if (refusal) {
-          result = refusal;
-          this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError });
-          results.push(toolResultBlock(call.id, result));
-          continue;
-        }
-        this.setState('running_tool');
-        planVersion = session.plan.version;
-        const live = new LiveOutput((chunk, skipped) => this.emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
-        result = await runToolCall(tools, call, {
-          workspace: session.workspace,
-          signal,
-          onOutput: (chunk) => live.push(chunk),
-          beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
-        });
-        live.flush();
-        // Read back what the call left on disk, even when it was stopped midway.
-        await changes?.afterToolCall();
-        if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
-      }
-      const pictures = resultPictures(result);
-      const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
-      const step = planVersion === undefined ? null : todoCallStep(session.plan.history, planVersion);
-      this.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images, ...step });
-      results.push(toolResultBlock(call.id, result));
-      if (planVersion !== undefined) this.noticeOverrides(planVersion);
-    }
-    return results;
-  }
-
-  /**
-   * Waits for the person when the approval mode asks for this call. Returns the result to give the
-   * model instead of running the tool (denied), or null to run it.
-   */
-  private async askApproval(call: ToolUseBlock, signal: AbortSignal, tools: readonly AgentTool[]): Promise<ToolResult | null> {
-    const session = this.options.session;
-    const mode = this.options.approvalMode?.() ?? 'full_auto';
-    const shell = shellKindFor(process.platform);
-    const command = mode === 'full_auto' ? undefined : commandOfCall(call.name, call.input);
-    const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
-    const always = [...(this.options.alwaysAllowed?.() ?? [])];
-    const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
-    if (!needsApproval(mode, call.name, call.input, rules, judged)) return null;
-    const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
-    const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(call.name, call.input, shell) };
-    const mcp = tools.find((t) => t.name === call.name)?.mcp;
-    if (mcp)
-      Object.assign(request, {
-        mcp: { server: mcp.server, tool: mcp.tool, arguments: JSON.stringify(call.input, null, 2).slice(0, 20_000) },
-        serverRule: mcp.serverRule,
-      });
-    else if (toolKind(call.name) === 'command' && typeof fields.command === 'string') request.command = fields.command;
-    const alwaysAsks = alwaysAsksBecause(judged);
-    if (alwaysAsks) request.alwaysAsks = alwaysAsks;
-    const preview = toolKind(call.name) === 'file_change' ? await previewFileChange(session.workspace, call.name, call.input).catch(() => null) : null;
-    if (preview) Object.assign(request, preview);
-
-    const asked = this.approvals.ask(request, signal);
-    this.setState('waiting_approval');
-    this.emit({ type: 'approval_requested', request: asked.request });
-    const answer = await asked.decision;
-    this.emit({ type: 'approval_resolved', id: asked.request.id, decision: answer.decision });
-    session.recordTask({ event: 'approval', tool: call.name, toolUseId: call.id, decision: answer.decision });
-    if (answer.decision === 'allow_session') {
-      const rule = answer.scope === 'server' && request.serverRule ? request.serverRule : request.sessionRule;
-      if (answer.always && this.options.allowAlways) this.options.allowAlways(rule);
-      else session.allowForSession(rule);
-    }
-    if (answer.decision !== 'deny') return null;
-    if (signal.aborted) return { content: CANCELLED_RESULT, isError: true };
-    const reason = answer.reason?.trim();
-    return {
-      content: `The person denied this ${call.name} call; it was not run.${reason ? ` Their reason: ${reason}` : ''} Do not retry it as it was; adjust your approach${reason ? ' to their reason' : ''} or ask them.`,
-      isError: true,
-    };
   }
 
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
@@ -486,6 +398,12 @@ export class Agent {
       toolNames: this.tools.map((t) => t.name),
       instructions: readInstructions(session.workspace, this.options.dataDir).text,
     });
+  }
+
+  /** The model's limits, thinking and effort as the next task will use them. */
+  profile(): Promise<ModelProfile> {
+    const settings = this.options.settings();
+    return this.options.models?.profile(settings, this.effort) ?? Promise.resolve(builtinProfile(settings, this.effort));
   }
 
   /** How full the window is, as the status bar's meter shows it. */
@@ -541,7 +459,7 @@ export class Agent {
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */
   private cancelled(taskId: string, pending: ContentBlockParam[]): TaskResult {
     if (pending.length > 0) this.options.session.appendMessage({ role: 'user', content: pending });
-    return { taskId, outcome: 'cancelled', message: 'Stopped by the person.' };
+    return { taskId, outcome: 'cancelled', message: STOPPED_MESSAGE };
   }
 
   private recordUsage(response: Message): void {
@@ -555,9 +473,4 @@ export class Agent {
     this.options.session.recordUsage(round);
     this.emit({ type: 'usage', round, session: { ...this.options.session.usage } });
   }
-}
-
-/** The person's words as a block; none for a message that is only pictures (the API refuses empty text). */
-function textBlock(text: string): ContentBlockParam[] {
-  return text.trim() === '' ? [] : [{ type: 'text', text }];
 }

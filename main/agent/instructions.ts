@@ -15,33 +15,57 @@ export interface Instructions {
 
 /**
  * The person's standing instructions: `AGENTS.md` in the data folder (every workspace), then
- * `AGENTS.md` and `CLAUDE.md` at the workspace root. Read at the start of each task; together
- * they are cut at INSTRUCTIONS_CAP characters, with a line saying so and where the rest is.
+ * `AGENTS.md` and `CLAUDE.md` at the workspace root. Read at the start of each task. Together they
+ * get INSTRUCTIONS_CAP characters, shared fairly: every file found gets at least an equal share
+ * (what a short file leaves goes to the longer ones), so one huge file cannot crowd out the others;
+ * a cut file ends with a line saying where the rest is.
  */
 export function readInstructions(workspace: string, dataDir: string | undefined, cap = INSTRUCTIONS_CAP): Instructions {
   const candidates: { path: string; shown: string; scope: InstructionFile['scope'] }[] = [
     ...(dataDir ? [{ path: join(dataDir, 'AGENTS.md'), shown: join(dataDir, 'AGENTS.md'), scope: 'user' as const }] : []),
     ...WORKSPACE_INSTRUCTION_FILES.map((name) => ({ path: join(workspace, name), shown: name, scope: 'workspace' as const })),
   ];
+  const found = candidates.flatMap((candidate) => {
+    const size = fileSize(candidate.path);
+    if (size === null) return [];
+    // Never read more than the cap can show: a huge file costs no more than a small one.
+    return [{ ...candidate, size, ...readStart(candidate.path, size, cap) }];
+  });
+  const shares = fairShares(
+    found.map((file) => file.text.length),
+    cap,
+  );
   const files: InstructionFile[] = [];
   const sections: string[] = [];
-  let left = cap;
-  for (const candidate of candidates) {
-    const size = fileSize(candidate.path);
-    if (size === null) continue;
-    // Never read more than the cap can show: a huge file costs no more than a small one.
-    const { text, complete } = readStart(candidate.path, size, Math.max(0, left));
-    const cut = !complete || text.length > left;
-    const shown = cut ? text.slice(0, Math.max(0, left)) : text;
-    left -= shown.length;
-    files.push({ path: candidate.path, scope: candidate.scope, chars: complete ? text.length : size, truncated: cut });
-    const where = candidate.scope === 'user' ? 'every workspace (your own instructions)' : 'this workspace';
+  found.forEach((file, i) => {
+    const share = shares[i] as number;
+    const cut = !file.complete || file.text.length > share;
+    const shown = cut ? file.text.slice(0, share) : file.text;
+    files.push({ path: file.path, scope: file.scope, chars: file.complete ? file.text.length : file.size, truncated: cut });
+    const where = file.scope === 'user' ? 'every workspace (your own instructions)' : 'this workspace';
+    const nextLine = shown.split('\n').length;
     const note = cut
-      ? `\n[Cut here: Keel gives the model at most ${cap.toLocaleString('en')} characters of instruction files in all, and ${candidate.shown} (${formatSize(size)}) did not fit. The rest is in ${candidate.path}${candidate.scope === 'workspace' ? '; read it with read_file where it matters' : ''}.]`
+      ? `\n[Cut here: Keel gives the model at most ${cap.toLocaleString('en')} characters of instruction files in all, shared between ${found.length === 1 ? 'the one file' : `the ${found.length} files`}, and ${file.shown} (${formatSize(file.size)}) did not fit in its ${share.toLocaleString('en')}. The rest is in ${file.path}, from line ${nextLine}${file.scope === 'workspace' ? `; read it with read_file (offset ${nextLine}) where it matters` : ''}.]`
       : '';
-    sections.push(`<instructions file="${candidate.shown}" applies-to="${where}">\n${shown}${note}\n</instructions>`);
-  }
+    sections.push(`<instructions file="${file.shown}" applies-to="${where}">\n${shown}${note}\n</instructions>`);
+  });
   return { files, text: sections.join('\n\n') };
+}
+
+/**
+ * Characters each file may show, `cap` in all: shortest first, each gets the whole of itself or an
+ * equal share of what is left, whichever is less.
+ */
+export function fairShares(lengths: readonly number[], cap: number): number[] {
+  const shares = new Array<number>(lengths.length).fill(0);
+  const order = lengths.map((_, i) => i).sort((a, b) => (lengths[a] as number) - (lengths[b] as number));
+  let left = cap;
+  order.forEach((index, k) => {
+    const share = Math.min(lengths[index] as number, Math.floor(left / (order.length - k)));
+    shares[index] = share;
+    left -= share;
+  });
+  return shares;
 }
 
 function fileSize(path: string): number | null {

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelErrorCode } from '../../common/errorCodes';
 import type { ModelSettings } from '../settings/modelSettings';
 import { withDeprecationWarningsOnce } from './sdkWarnings';
 
@@ -11,9 +12,10 @@ export const STREAM_RETRIES = 3;
  */
 export const STREAM_IDLE_MS = 90_000;
 
+/** A failed model request: `code` for whoever branches on it, the message in main's English with the API's details. */
 export class ModelError extends Error {
   constructor(
-    readonly code: 'auth' | 'bad_request' | 'forbidden' | 'not_found' | 'overloaded' | 'connection' | 'config' | 'api',
+    readonly code: ModelErrorCode,
     message: string,
   ) {
     super(message);
@@ -22,13 +24,15 @@ export class ModelError extends Error {
 
 export interface RoundCallbacks {
   onText(delta: string): void;
+  /** The model's thinking as it streams; `redacted`: a block the model hid (no text). */
+  onThinking?(delta: string, redacted?: boolean): void;
   /** A cut stream is being tried again: text streamed so far for this round is void. */
   onRetry(attempt: number, reason: string): void;
 }
 
 export function createModelClient(settings: ModelSettings): Anthropic {
   if (!settings.apiKey) {
-    throw new ModelError('config', 'No API key is set. Set ANTHROPIC_API_KEY, or add "apiKey" to the settings file.');
+    throw new ModelError('no_key', 'No API key is set. Set ANTHROPIC_API_KEY, or add "apiKey" to the settings file.');
   }
   // The SDK itself retries 429, 5xx and 529 before a stream starts, with backoff.
   return new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 4 });
@@ -58,6 +62,11 @@ export async function streamRound(
       watch();
       stream.on('streamEvent', watch);
       stream.on('text', (delta) => callbacks.onText(delta));
+      if (callbacks.onThinking) {
+        const onThinking = callbacks.onThinking;
+        stream.on('thinking', (delta) => onThinking(delta));
+        stream.on('contentBlock', (block) => block.type === 'redacted_thinking' && onThinking('', true));
+      }
       return await stream.finalMessage();
     } catch (error) {
       if (signal.aborted) throw error;

@@ -11,6 +11,7 @@ import type { AgentTool } from './toolRunner';
 export function createTodoTool(session: WorkspaceSession): AgentTool {
   return {
     name: TODO_TOOL_NAME,
+    kind: 'plan',
     description: todoToolDefinition.description,
     inputSchema: z.record(z.string(), z.unknown()),
     modelSchema: todoToolDefinition.input_schema,

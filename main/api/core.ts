@@ -2,7 +2,10 @@ import type { ApprovalMode } from '../../common/approvals';
 import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import { DisposableStore, type Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import { Agent } from '../agent/agent';
+import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
 import { ImageCleanup } from '../images/imageCleanup';
@@ -30,6 +33,13 @@ import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
 import { McpManager } from '../mcp/mcpManager';
 import { readSettingsFile, settingsPath } from '../settings/modelSettings';
 import { setMcpAlwaysAllowed } from '../settings/mcpSettings';
+import { homedir } from 'node:os';
+import type { SandboxSetting } from '../../common/sandbox';
+import { sweepLeftovers } from '../sandbox/leftovers';
+import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
+import { secretPaths } from '../sandbox/secretPaths';
+import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
+import { sessionNetworkPolicy } from './sessionNetwork';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -48,9 +58,11 @@ export class KeelCore implements HandlerContext {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
   private changes: ChangeTracker | null = null;
-  private readonly listeners = new Set<EventListener>();
-  private readonly terminalOutputListeners = new Set<TerminalOutputListener>();
-  private unsubscribeSession: (() => void) | null = null;
+  private sandbox: WorkspaceSandbox | null = null;
+  private readonly events: Emitter<[CoreEvent]>;
+  private readonly terminalOutput: Emitter<Parameters<TerminalOutputListener>>;
+  /** What the open session's agent, plan and changes are subscribed to. */
+  private sessionSubscriptions = new DisposableStore();
   readonly settings: SettingsService;
   readonly handlers: Handlers;
   /** The person's shells in tabs; they start in the open workspace. */
@@ -59,14 +71,19 @@ export class KeelCore implements HandlerContext {
   readonly mcp: McpManager;
   readonly imageCleanup: ImageCleanup;
   readonly changeCleanup: ChangeCleanup;
+  /** The endpoint's models, fetched in the background when the endpoint, key or model changes. */
+  readonly models: ModelCatalogue;
 
   constructor(readonly options: CoreOptions) {
+    const onListenerError = (error: unknown) =>
+      options.log ? options.log(`warning: an event listener failed: ${error instanceof Error ? error.message : String(error)}`) : console.error(error);
+    this.events = new Emitter({ onListenerError });
+    this.terminalOutput = new Emitter({ onListenerError });
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
+    this.models = new ModelCatalogue(options.log);
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
-      output: (id, seq, data) => {
-        for (const listener of this.terminalOutputListeners) listener(id, seq, data);
-      },
+      output: (id, seq, data) => this.terminalOutput.fire(id, seq, data),
       workspace: () => this.session?.workspace ?? null,
       log: options.log,
     });
@@ -106,13 +123,23 @@ export class KeelCore implements HandlerContext {
     void this.imageCleanup.sweep();
     // Saved copies of files of sessions deleted just before a crash, or by a Keel that kept them.
     void this.changeCleanup.sweep();
+    // Placeholder files and bridge processes a crashed Keel's sandbox left behind.
+    await sweepLeftovers(this.options.dataDir).then(
+      (swept) => {
+        if (swept.placeholders.length + swept.processes.length > 0)
+          this.options.log?.(
+            `sandbox: removed ${swept.placeholders.length} placeholder file(s) and ${swept.processes.length} process(es) left by an earlier run`,
+          );
+      },
+      (error: unknown) => this.options.log?.(`warning: could not sweep the sandbox's leftovers: ${(error as Error).message}`),
+    );
   }
 
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
     this.imageCleanup.dispose();
-    await Promise.all([this.terminals.dispose(), this.mcp.dispose()]);
+    await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose()]);
     this.session?.close();
   }
 
@@ -130,18 +157,16 @@ export class KeelCore implements HandlerContext {
   }
 
   /** Terminal output, as bytes: each host carries it to its windows without JSON. */
-  onTerminalOutput(listener: TerminalOutputListener): () => void {
-    this.terminalOutputListeners.add(listener);
-    return () => this.terminalOutputListeners.delete(listener);
+  onTerminalOutput(listener: TerminalOutputListener): Disposable {
+    return this.terminalOutput.on(listener);
   }
 
-  onEvent(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onEvent(listener: EventListener): Disposable {
+    return this.events.on(listener);
   }
 
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void {
-    for (const listener of this.listeners) listener({ channel: event, payload } as CoreEvent);
+    this.events.fire({ channel: event, payload } as CoreEvent);
   }
 
   openWorkspace(folder: string, options: OpenSessionOptions = {}): Result<WorkspaceInfo> {
@@ -159,7 +184,7 @@ export class KeelCore implements HandlerContext {
     for (const warning of session.warnings) this.options.log?.(`warning: ${warning}`);
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
-    this.unsubscribeSession?.();
+    this.sessionSubscriptions.dispose();
     this.session?.close();
     this.session = session;
     this.changes = changes;
@@ -178,14 +203,25 @@ export class KeelCore implements HandlerContext {
         setMcpAlwaysAllowed(this.options.dataDir, rule, true);
         this.emit('mcp.changed', this.mcp.list());
       },
+      sandbox: this.sandboxFor(session.workspace),
+      secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
+      models: this.models,
+      network: sessionNetworkPolicy(session, {
+        dataDir: this.options.dataDir,
+        env: this.options.settingsEnv ?? process.env,
+        publicHostsFreely: () => this.approvalMode(session) === 'full_auto',
+        log: this.options.log,
+      }),
     });
+    this.refreshModels();
     this.agent = agent;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
-    const stopPlan = session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan)));
-    const stopAgent = agent.on((event) => this.emit('agent.event', event));
-    const stopChanges = changes.onChange(() => this.emit('changes.changed', {}));
-    this.unsubscribeSession = () => (stopPlan(), stopAgent(), stopChanges());
+    const subscriptions = new DisposableStore();
+    subscriptions.add(session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan))));
+    subscriptions.add(agent.on((event) => this.emit('agent.event', event)));
+    subscriptions.add(changes.onChange(() => this.emit('changes.changed', {})));
+    this.sessionSubscriptions = subscriptions;
     try {
       rememberFolder(this.options.dataDir, session.workspace);
     } catch (error) {
@@ -198,9 +234,44 @@ export class KeelCore implements HandlerContext {
     return ok(info);
   }
 
+  /** The open workspace's sandbox: kept while the folder stays open, started (checked) at once. */
+  private sandboxFor(workspace: string): WorkspaceSandbox {
+    if (this.sandbox?.workspace === workspace) return this.sandbox;
+    void this.sandbox?.dispose();
+    let setting: SandboxSetting;
+    try {
+      setting = resolveSandboxSetting(readSettingsFile(this.options.dataDir).sandbox, this.options.settingsEnv ?? process.env);
+    } catch (error) {
+      // A value Keel does not understand must not leave commands unconfined: it asks for the sandbox.
+      this.options.log?.(`warning: ${(error as Error).message} Using "required".`);
+      setting = 'required';
+    }
+    const sandbox = new WorkspaceSandbox({ workspace, dataDir: this.options.dataDir, setting, log: this.options.log });
+    this.sandbox = sandbox;
+    void sandbox.start().then((status) => {
+      if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
+    });
+    return sandbox;
+  }
+
+  get currentSandbox(): WorkspaceSandbox | null {
+    return this.sandbox;
+  }
+
   /** Headless runs have nobody to ask; otherwise the session's own mode, else the settings' default. */
   approvalMode(session: WorkspaceSession): ApprovalMode {
     return this.options.headless ? 'full_auto' : (session.approvalMode ?? this.settings.view().approvalMode);
+  }
+
+  /** Asks the endpoint for its models in the background; a task waits for the answer only a moment. */
+  refreshModels(): void {
+    let settings: ModelSettings;
+    try {
+      settings = this.modelSettings();
+    } catch {
+      return; // a broken settings file is reported where it is read
+    }
+    void this.models.refresh(settings).catch(() => undefined);
   }
 
   modelSettings(): ModelSettings {

@@ -1,4 +1,5 @@
 import { ErrorCodes, isRequestChannel, requests, type RequestChannel, type RequestInput, type RequestOutput } from '../../common/contract';
+import { toFieldErrors } from '../../common/errorCodes';
 import { fail, type Result } from '../../common/result';
 
 export type Handlers = {
@@ -7,8 +8,9 @@ export type Handlers = {
 
 /**
  * The single door into main, whatever the transport: the channel must be in the contract and the
- * payload must match its schema, or the caller gets an error value; a handler that throws becomes
- * an `internal` error, never a crash of the host.
+ * payload must match its schema, or the caller gets an error value (`bad_request` with the refused
+ * fields in `details.fields`); a handler that throws becomes an `internal` error, never a crash
+ * of the host.
  */
 export async function dispatchRequest(handlers: Handlers, channel: unknown, payload: unknown): Promise<Result<unknown>> {
   if (!isRequestChannel(channel)) {
@@ -16,8 +18,10 @@ export async function dispatchRequest(handlers: Handlers, channel: unknown, payl
   }
   const parsed = requests[channel].input.safeParse(payload ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'payload'}: ${i.message}`).join('; ');
-    return fail(ErrorCodes.badRequest, `The ${channel} request was malformed: ${issues}.`);
+    const fields = toFieldErrors(parsed.error.issues);
+    const issues = fields.map((f) => `${f.path || 'payload'}: ${f.message}`).join('; ');
+    // The English is for logs and scripts; a window shows `details.fields` under each field.
+    return fail(ErrorCodes.badRequest, `The ${channel} request was malformed: ${issues}.`, { fields });
   }
   try {
     const handler = handlers[channel] as (input: unknown) => Promise<Result<unknown>> | Result<unknown>;

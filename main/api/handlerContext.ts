@@ -34,4 +34,6 @@ export interface HandlerContext {
   /** Tells every open window (the hosts carry core events to them). */
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void;
   modelSettings(): ModelSettings;
+  /** The endpoint, key or model may have changed: ask for its catalogue again, in the background. */
+  refreshModels(): void;
 }

@@ -3,6 +3,8 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, type ChangeActionResult, type TaskChanges } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import { isInside, toRelative } from '../tools/files/fileAccess';
 import { BlobStore } from './blobStore';
 import { changedNet, ChangeHistory, type FileHistory } from './changeHistory';
@@ -62,7 +64,7 @@ export class ChangeTracker implements ChangeRecorder {
   private touched: Touched = new Map();
   /** Index writes and file restores happen one at a time, in order. */
   private serial: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<() => void>();
+  private readonly changed = new Emitter<[]>();
 
   constructor(private readonly options: ChangeTrackerOptions) {
     const folder = path.join(options.dataDir, 'changes', options.sessionId);
@@ -83,9 +85,8 @@ export class ChangeTracker implements ChangeRecorder {
   }
 
   /** Called after files were recorded, undone or redone (for the `changes.changed` event). */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onChange(listener: () => void): Disposable {
+    return this.changed.on(listener);
   }
 
   taskStarted(taskId: string, title: string): void {
@@ -276,7 +277,7 @@ export class ChangeTracker implements ChangeRecorder {
   }
 
   private notify(): void {
-    for (const listener of this.listeners) listener();
+    this.changed.fire();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IpcMain, WebContents } from 'electron';
-import { ELECTRON_CHANNEL_PREFIX, requestChannels } from '../../common/contract';
+import { ELECTRON_CHANNEL_PREFIX, ErrorCodes, requestChannels } from '../../common/contract';
 import type { KeelCore } from '../api/core';
 import { dispatchRequest } from '../api/dispatch';
 
@@ -11,7 +11,7 @@ import { dispatchRequest } from '../api/dispatch';
 export function bindIpc(ipcMain: IpcMain, core: KeelCore, isOwnWindow: (sender: WebContents) => boolean): () => void {
   for (const channel of requestChannels) {
     ipcMain.handle(ELECTRON_CHANNEL_PREFIX + channel, (event, payload: unknown) => {
-      if (!isOwnWindow(event.sender)) return { ok: false, error: { code: 'forbidden', message: 'Request from an unknown window.' } };
+      if (!isOwnWindow(event.sender)) return { ok: false, error: { code: ErrorCodes.forbidden, message: 'Request from an unknown window.' } };
       return dispatchRequest(core.handlers, channel, payload);
     });
   }

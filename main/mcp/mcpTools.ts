@@ -29,6 +29,7 @@ export function agentToolsOf(connection: McpConnection, options: { callTimeoutMs
     const description = `${(tool.description ?? tool.title ?? tool.name).slice(0, MAX_DESCRIPTION)}\n(MCP server "${connection.name}", tool "${tool.name}")`;
     return {
       name,
+      kind: 'mcp',
       description,
       // The server judges its own arguments; the model sees its JSON schema.
       inputSchema: z.record(z.string(), z.unknown()),

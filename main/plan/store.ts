@@ -2,13 +2,13 @@ import { diffPlans, type PlanChange } from '../../common/plan/diff';
 import { overridesOfPersonEdits } from '../../common/plan/overrides';
 import type { PlanItem, PlanSource, PlanVersion } from '../../common/plan/types';
 import { validatePlan, type PlanRefusal } from '../../common/plan/validate';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 
 export type ProposeResult =
   | { ok: true; version: PlanVersion; changes: PlanChange[] }
   | { ok: false; reason: 'invalid'; error: PlanRefusal }
   | { ok: false; reason: 'conflict'; current: PlanVersion | null };
-
-type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
 
 /**
  * The plan as its own store, apart from the message history (docs/plan-rules.md, "What the plan is
@@ -17,7 +17,7 @@ type Listener = (version: PlanVersion, changes: PlanChange[]) => void;
  */
 export class PlanStore {
   private readonly versions: PlanVersion[] = [];
-  private readonly listeners = new Set<Listener>();
+  private readonly changed = new Emitter<[version: PlanVersion, changes: PlanChange[]]>();
   private stale = 0;
   /** The person's edits after this version are theirs for the current task (see `startTask`). */
   private taskFrom: number;
@@ -105,7 +105,7 @@ export class PlanStore {
     if (overrides.length > 0) version.overrides = overrides;
     this.versions.push(version);
     if (options.source === 'agent') this.stale = 0;
-    for (const listener of this.listeners) listener(version, changes);
+    this.changed.fire(version, changes);
     return { ok: true, version, changes };
   }
 
@@ -119,8 +119,8 @@ export class PlanStore {
     this.stale = 0;
   }
 
-  onChange(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Each accepted version; a listener that throws (a failed transcript write) does not stop the others. */
+  onChange(listener: (version: PlanVersion, changes: PlanChange[]) => void): Disposable {
+    return this.changed.on(listener);
   }
 }

@@ -47,6 +47,7 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
         id: `end-${record.taskId}`,
         outcome: record.outcome,
         ...(record.message !== undefined ? { message: record.message } : {}),
+        ...(record.errorCode !== undefined ? { errorCode: record.errorCode } : {}),
         ...(record.openSteps !== undefined ? { openSteps: record.openSteps } : {}),
       });
     } else if (record?.type === 'plan') {

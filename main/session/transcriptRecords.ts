@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TaskOutcomeSchema } from '../../common/agentEvents';
+import { TaskErrorCodeSchema, TaskOutcomeSchema } from '../../common/agentEvents';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { CompactionInfoSchema } from '../../common/contextWindow';
 import type { ChatMessage } from '../agent/messageTypes';
@@ -72,7 +72,7 @@ export const CompactionRecordSchema = z.object({
 export const ApprovalModeRecordSchema = z.object({ type: z.literal('approval_mode'), mode: ApprovalModeSchema, at });
 export const ApprovalRuleRecordSchema = z.object({ type: z.literal('approval_rule'), rule: z.string(), allowed: z.boolean(), at });
 
-export const NOTICE_KINDS = ['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override'] as const;
+export const NOTICE_KINDS = ['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model'] as const;
 export const NoticeRecordSchema = z.object({
   type: z.literal('notice'),
   kind: z.string(),
@@ -90,7 +90,16 @@ export const TaskRecordSchema = z.discriminatedUnion('event', [
   z.object({ ...task, event: z.literal('start'), taskId: z.string(), text: z.string(), ...attachments }),
   z.object({ ...task, event: z.literal('queued'), id: z.string(), text: z.string(), ...attachments }),
   z.object({ ...task, event: z.literal('queue_taken'), ids: z.array(z.string()) }),
-  z.object({ ...task, event: z.literal('end'), taskId: z.string(), outcome: TaskOutcomeSchema, openSteps: count.optional(), message: z.string().optional() }),
+  z.object({
+    ...task,
+    event: z.literal('end'),
+    taskId: z.string(),
+    outcome: TaskOutcomeSchema,
+    openSteps: count.optional(),
+    message: z.string().optional(),
+    // An unknown code (from a newer Keel) reads as none: the card then gives the general advice.
+    errorCode: TaskErrorCodeSchema.optional().catch(undefined),
+  }),
   z.object({ ...task, event: z.literal('approval'), tool: z.string(), toolUseId: z.string(), decision: z.string() }),
 ]);
 

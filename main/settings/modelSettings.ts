@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/types';
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
+import { SandboxSettingSchema } from '../../common/sandbox';
 import { CompactAtSchema, ContextWindowSchema, DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
+import { EffortSchema, ThinkingSettingSchema, type Effort, type ThinkingSetting } from '../../common/modelCapabilities';
 
 // The SDK's own list retired claude-sonnet-4-5 on 30 November 2026; its newest Sonnet is the default.
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -23,12 +25,23 @@ export const SettingsFileSchema = z
     /** Make room when the next request would pass this fraction of the window. */
     compactAt: CompactAtSchema.optional(),
     approvalMode: ApprovalModeSchema.optional(),
+    /** auto, on or off (KEEL_THINKING wins). */
+    thinking: ThinkingSettingSchema.optional(),
+    /** The effort asked for where the model lists levels (KEEL_EFFORT wins). */
+    effort: EffortSchema.optional(),
     theme: ThemeSchema.optional(),
     language: LanguageSchema.optional(),
     /** MCP servers by name; each is checked on its own (main/mcp/mcpConfig.ts), so one bad entry breaks nothing else. */
     mcpServers: z.record(z.string(), z.unknown()).optional(),
     /** MCP tools and servers the person allowed always: `tool:mcp__<server>__<tool>`, `mcp:<server>`. */
     mcpAlwaysAllow: z.array(z.string()).optional(),
+    /** Hosts the agent may reach without asking, private addresses included (KEEL_NETWORK_ALLOW adds more). */
+    network: z
+      .object({ allow: z.array(z.string().max(300)).max(1000).optional() })
+      .strict()
+      .optional(),
+    /** Whether agent commands run in the OS sandbox (KEEL_SANDBOX wins): see main/sandbox. */
+    sandbox: SandboxSettingSchema.optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
@@ -45,6 +58,12 @@ export interface ModelSettings {
   contextWindow: number;
   /** The fraction of the window at which Keel makes room before the next request. */
   compactAt: number;
+  /** Whether the person set max tokens / the window, so the model catalogue does not override them. */
+  maxTokensSet?: boolean;
+  contextWindowSet?: boolean;
+  thinking?: ThinkingSetting;
+  /** The effort the person set; the session's choice in the status bar wins over it. */
+  effort?: Effort;
 }
 
 export class SettingsError extends Error {}
@@ -85,6 +104,9 @@ export function writeSettingsFile(dataDir: string, settings: SettingsFile): void
 export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv = process.env): ModelSettings {
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
   const model = pick(env.KEEL_MODEL, env.ANTHROPIC_MODEL, file.model) ?? DEFAULT_MODEL;
+  const envWindow = contextWindowFromEnv(env);
+  const thinking = ThinkingSettingSchema.safeParse(env.KEEL_THINKING?.trim().toLowerCase());
+  const effort = EffortSchema.safeParse(env.KEEL_EFFORT?.trim().toLowerCase());
   return {
     apiKey: pick(env.ANTHROPIC_API_KEY, file.apiKey),
     baseURL: pick(env.ANTHROPIC_BASE_URL, file.baseURL),
@@ -92,8 +114,12 @@ export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv 
     maxTokens: file.maxTokens ?? DEFAULT_MAX_TOKENS,
     reminderRounds: file.reminderRounds ?? DEFAULT_REMINDER_ROUNDS,
     gateBound: file.gateBound ?? DEFAULT_GATE_BOUND,
-    contextWindow: contextWindowFromEnv(env) ?? file.contextWindow ?? defaultContextWindow(model),
+    contextWindow: envWindow ?? file.contextWindow ?? defaultContextWindow(model),
     compactAt: file.compactAt ?? DEFAULT_COMPACT_AT,
+    maxTokensSet: file.maxTokens !== undefined,
+    contextWindowSet: envWindow !== undefined || file.contextWindow !== undefined,
+    thinking: thinking.success ? thinking.data : (file.thinking ?? 'auto'),
+    ...(effort.success ? { effort: effort.data } : file.effort ? { effort: file.effort } : {}),
   };
 }
 

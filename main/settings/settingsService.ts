@@ -6,6 +6,8 @@ import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWi
 import type { SettingsUpdate, SettingsView } from '../../common/settings';
 import { describeModelError, ModelError } from '../agent/modelClient';
 import type { KeyStore } from './keyStore';
+import { networkAllowFromEnv } from './networkSettings';
+import { parseHostList } from '../network/hostNames';
 import {
   contextWindowFromEnv,
   maskKey,
@@ -113,15 +115,25 @@ export class SettingsService {
       contextDefaults: { contextWindow: defaultContextWindow(model.model), compactAt: DEFAULT_COMPACT_AT },
       theme: file.theme ?? 'system',
       language: file.language ?? 'system',
+      networkAllow: file.network?.allow ?? [],
+      networkAllowFromEnvironment: networkAllowFromEnv(this.env),
       environmentOverrides: [...new Set(overrides)],
     };
   }
 
   async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
-    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, ...rest } = patch;
+    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, networkAllow, ...rest } = patch;
     // Checked before anything is saved: a refused update changes nothing.
     if (baseURL !== undefined && baseURL !== '' && !/^https?:\/\//i.test(baseURL)) {
       return fail(ErrorCodes.badRequest, `The base URL must start with http:// or https:// (got "${baseURL}"). Leave it empty to use the Anthropic API.`);
+    }
+    const allowList = networkAllow === undefined ? undefined : parseHostList(networkAllow);
+    if (allowList && allowList.invalid.length > 0) {
+      return fail(
+        ErrorCodes.badRequest,
+        `These are not host names or addresses: ${allowList.invalid.join(', ')}. List hosts only (example.com, 10.0.0.5, ::1), without a scheme, port or path.`,
+        { invalid: allowList.invalid },
+      );
     }
     if (apiKey !== undefined) {
       if (apiKey === null) {
@@ -153,6 +165,7 @@ export class SettingsService {
     else if (contextWindow !== undefined) next.contextWindow = contextWindow;
     if (compactAt === null) delete next.compactAt;
     else if (compactAt !== undefined) next.compactAt = compactAt;
+    if (allowList) next.network = { ...next.network, allow: allowList.hosts };
     writeSettingsFile(this.dataDir, next);
     return ok(this.view());
   }

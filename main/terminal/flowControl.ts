@@ -32,41 +32,58 @@ export interface Pausable {
   resume(): void;
 }
 
+/** Who acknowledges output: the desktop window, or one page of `keel web`. */
+export const DEFAULT_VIEWER = 'window';
+
+interface ViewerWindow {
+  unacknowledged: number;
+  high: number;
+}
+
+const freshWindow = (): ViewerWindow => ({ unacknowledged: 0, high: FLOW_HIGH_WATERMARK_BYTES });
+
 /**
- * Back-pressure from the window to the program. A paused pty is no longer read, so the kernel's
+ * Back-pressure from the windows to the program. A paused pty is no longer read, so the kernel's
  * small pty buffer fills and the program blocks on its next write: a `yes` or a 100 MB `cat`
  * waits for the window instead of piling up in main's memory. Only reading is paused; input
  * (Ctrl-C above all) is still written at once.
  *
+ * Every viewer (the desktop window, each page of `keel web`) counts what it has not acknowledged
+ * against its own window: the pty runs only while every viewer is within its own, so the slowest
+ * page holds the shell and none is flooded. A viewer counts from its first acknowledgement or
+ * snapshot; until there is one, output counts for whoever claims it first (the window that opened
+ * the tab). One that leaves stops counting.
+ *
  * Bytes of raw pty output, the unit the window counts when it acknowledges what xterm.js parsed.
  */
 export class FlowControl {
-  private unacknowledged = 0;
+  private readonly viewers = new Map<string, ViewerWindow>();
+  /** What was sent while no viewer counted: the first to claim this terminal inherits it. */
+  private unclaimed = freshWindow();
   private paused = false;
-
-  private high = FLOW_HIGH_WATERMARK_BYTES;
 
   constructor(private readonly pty: Pausable) {}
 
-  /** Output is on its way to the window. */
+  /** Output is on its way to every viewer. */
   sent(bytes: number): void {
-    this.unacknowledged += bytes;
-    if (!this.paused && this.unacknowledged > this.high) {
+    if (this.viewers.size === 0) this.unclaimed.unacknowledged += bytes;
+    for (const window of this.viewers.values()) window.unacknowledged += bytes;
+    if (!this.paused && this.windows().some((window) => window.unacknowledged > window.high)) {
       this.paused = true;
       this.pty.pause();
     }
   }
 
-  /** The window has parsed this many bytes; `parseRate`, when it measured it, is how many it parses a second. */
-  acknowledged(bytes: number, parseRate?: number): void {
+  /** `viewer` has parsed this many bytes; `parseRate`, when it measured it, is how many it parses a second. */
+  acknowledged(bytes: number, parseRate?: number, viewer: string = DEFAULT_VIEWER): void {
+    const window = this.claim(viewer);
     if (parseRate !== undefined && Number.isFinite(parseRate) && parseRate > 0) {
-      this.high = flowWindowFor(parseRate);
+      window.high = flowWindowFor(parseRate);
     }
     // Never below zero: an over-acknowledgement (a window that reloaded, a bug) must not buy
     // credit that lets the next flood through unchecked.
-    this.unacknowledged = Math.max(0, this.unacknowledged - bytes);
-    // Half the window: the gap keeps the pty from flapping on every acknowledgement.
-    if (this.paused && this.unacknowledged < this.high / 2) this.release();
+    window.unacknowledged = Math.max(0, window.unacknowledged - bytes);
+    this.resumeIfCaughtUp();
   }
 
   /** Lets the pty be read again whatever is pending, e.g. so that a closing tab drains. */
@@ -80,18 +97,48 @@ export class FlowControl {
     return this.paused;
   }
 
-  /** A window attached afresh (a reload): what the old one never acknowledged is not waited for. */
-  reset(): void {
-    this.unacknowledged = 0;
-    this.release();
+  /** `viewer` attached afresh (a reload): what it never acknowledged before is not waited for. */
+  reset(viewer: string = DEFAULT_VIEWER): void {
+    this.claim(viewer).unacknowledged = 0;
+    this.resumeIfCaughtUp();
   }
 
+  /** `viewer` is gone (its page closed): the others alone hold the shell now. */
+  leave(viewer: string): void {
+    const window = this.viewers.get(viewer);
+    if (!window) return;
+    this.viewers.delete(viewer);
+    // With nobody left, what it had in flight waits for the next viewer's snapshot, as before.
+    if (this.viewers.size === 0) this.unclaimed = window;
+    this.resumeIfCaughtUp();
+  }
+
+  /** The most any viewer has not acknowledged. */
   get unacknowledgedBytes(): number {
-    return this.unacknowledged;
+    return Math.max(...this.windows().map((window) => window.unacknowledged));
   }
 
-  /** Unacknowledged bytes above which the pty is paused. */
+  /** The smallest of the viewers' windows: unacknowledged bytes above which one of them pauses the pty. */
   get highWatermark(): number {
-    return this.high;
+    return Math.min(...this.windows().map((window) => window.high));
+  }
+
+  private claim(viewer: string): ViewerWindow {
+    let window = this.viewers.get(viewer);
+    if (!window) {
+      window = this.viewers.size === 0 ? this.unclaimed : freshWindow();
+      this.unclaimed = freshWindow();
+      this.viewers.set(viewer, window);
+    }
+    return window;
+  }
+
+  private windows(): ViewerWindow[] {
+    return this.viewers.size === 0 ? [this.unclaimed] : [...this.viewers.values()];
+  }
+
+  /** Half of each window: the gap keeps the pty from flapping on every acknowledgement. */
+  private resumeIfCaughtUp(): void {
+    if (this.paused && this.windows().every((window) => window.unacknowledged < window.high / 2)) this.release();
   }
 }

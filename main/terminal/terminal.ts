@@ -96,17 +96,22 @@ export class Terminal {
     }
   }
 
-  acknowledge(bytes: number, parseRate?: number): void {
-    this.flow.acknowledged(bytes, parseRate);
+  acknowledge(bytes: number, parseRate?: number, viewer?: string): void {
+    this.flow.acknowledged(bytes, parseRate, viewer);
+  }
+
+  /** `viewer` (a page of `keel web`) is gone: it no longer holds the shell back. */
+  leave(viewer: string): void {
+    this.flow.leave(viewer);
   }
 
   /**
-   * The screen and scrollback for a window attaching to this shell. The window that was attached
-   * before (a reload) will acknowledge nothing more, so flow control starts over.
+   * The screen and scrollback for a window attaching to this shell. What that viewer was sent
+   * before (a reload) it will acknowledge no more, so its flow control starts over.
    */
-  async snapshot(): Promise<ScreenSnapshot> {
+  async snapshot(viewer?: string): Promise<ScreenSnapshot> {
     this.batcher.flush();
-    this.flow.reset();
+    this.flow.reset(viewer);
     return this.mirror.snapshot();
   }
 

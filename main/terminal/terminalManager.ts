@@ -122,19 +122,27 @@ export class TerminalManager {
     return ok({});
   }
 
-  /** Flow control: the window has parsed `bytes` more bytes of this tab's output (at `parseRate` bytes a second, when measured). */
-  ack(id: string, bytes: number, parseRate?: number): Result<Record<string, never>> {
+  /**
+   * Flow control: `viewer` (the window, or one page of `keel web`) has parsed `bytes` more bytes of
+   * this tab's output (at `parseRate` bytes a second, when measured).
+   */
+  ack(id: string, bytes: number, parseRate?: number, viewer?: string): Result<Record<string, never>> {
     const terminal = this.terminals.get(id);
-    if (terminal) terminal.acknowledge(bytes, parseRate);
+    if (terminal) terminal.acknowledge(bytes, parseRate, viewer);
     else if (!this.gone.has(id)) return this.missing(id);
     return ok({});
   }
 
-  /** The tab's screen and scrollback, for a window that attaches to a running shell. */
-  async snapshot(id: string): Promise<Result<ScreenSnapshot>> {
+  /** The tab's screen and scrollback, for a window (`viewer`) that attaches to a running shell. */
+  async snapshot(id: string, viewer?: string): Promise<Result<ScreenSnapshot>> {
     const terminal = this.terminals.get(id);
     if (!terminal) return this.missing(id);
-    return ok(await terminal.snapshot());
+    return ok(await terminal.snapshot(viewer));
+  }
+
+  /** `viewer` (a page of `keel web`) is gone: no tab waits for its acknowledgements any more. */
+  leave(viewer: string): void {
+    for (const terminal of this.terminals.values()) terminal.leave(viewer);
   }
 
   /** `closed` is false when the tab had already ended (its shell exited, or it was closed before). */

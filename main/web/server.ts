@@ -8,7 +8,7 @@ import { ErrorCodes, MAX_WIRE_BYTES, WireRequestSchema, type WireMessage } from 
 import { contentSecurityPolicy } from '../../common/csp';
 import { fail } from '../../common/result';
 import type { KeelCore } from '../api/core';
-import { dispatchRequest } from '../api/dispatch';
+import { dispatchRequest, type Handlers } from '../api/dispatch';
 import { serveStatic } from './staticFiles';
 import { broadcastTerminalOutput, receiveTerminalFrame } from './terminalFrames';
 
@@ -167,16 +167,26 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+let pages = 0;
+
 function serveClient(ws: WebSocket, core: KeelCore, log: (message: string) => void): void {
   // A frame over maxPayload, bad framing or a reset: ws closes the socket itself (1009 "message too
   // big", 1002 protocol error...) and reports here; without a listener the error would end the host.
   ws.on('error', (error) => log(`keel web: closed a socket: ${error.message}`));
+  // Each page acknowledges terminal output for itself: the slowest one holds the shell back.
+  const viewer = `page-${++pages}`;
+  const handlers: Handlers = {
+    ...core.handlers,
+    'terminal.ack': ({ id, bytes, parseRate }) => core.terminals.ack(id, bytes, parseRate, viewer),
+    'terminal.snapshot': ({ id }) => core.terminals.snapshot(id, viewer),
+  };
+  ws.on('close', () => core.terminals.leave(viewer));
   const reply = (message: WireMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   ws.on('message', (data, isBinary) => {
     if (isBinary) {
-      receiveTerminalFrame(core, data, () =>
+      receiveTerminalFrame(core, viewer, data, () =>
         reply({ type: 'response', id: null, result: fail(ErrorCodes.badRequest, 'Malformed binary message: the only binary frames are terminal acks.') }),
       );
       return;
@@ -198,7 +208,7 @@ function serveClient(ws: WebSocket, core: KeelCore, log: (message: string) => vo
       return;
     }
     const { id, channel, payload } = frame.data;
-    dispatchRequest(core.handlers, channel, payload)
+    dispatchRequest(handlers, channel, payload)
       .then((result) => reply({ type: 'response', id, result }))
       .catch((error: unknown) => log(`keel web: could not answer ${channel}: ${(error as Error).message}`));
   });

@@ -15,10 +15,10 @@ export function broadcastTerminalOutput(core: KeelCore, sockets: WebSocketServer
 }
 
 /**
- * A binary message from a page. Ack frames go to flow control; anything else binary is answered
+ * A binary message from page `viewer`. Ack frames go to its flow control; anything else binary is answered
  * like any malformed message (`reply` is the host's own answer for those) and changes nothing.
  */
-export function receiveTerminalFrame(core: KeelCore, data: Buffer | ArrayBuffer | Buffer[], malformed: () => void): void {
+export function receiveTerminalFrame(core: KeelCore, viewer: string, data: Buffer | ArrayBuffer | Buffer[], malformed: () => void): void {
   const bytes = Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;
   const frame = decodeTerminalFrame(bytes);
   if (frame?.kind !== 'ack') {
@@ -26,5 +26,5 @@ export function receiveTerminalFrame(core: KeelCore, data: Buffer | ArrayBuffer 
     return;
   }
   // An ack for a tab that is gone is expected (it raced with the exit); the answer is not needed.
-  core.terminals.ack(frame.id, frame.bytes, frame.parseRate);
+  core.terminals.ack(frame.id, frame.bytes, frame.parseRate, viewer);
 }

@@ -1,4 +1,5 @@
 import type { KeelApi } from '../../common/contract';
+import { ErrorCodes } from '../../common/errorCodes';
 
 /** Why a page has no host: the window's preload did not give it the bridge, or keel web's token is missing. */
 export type NoHostReason = 'no_bridge' | 'no_token';
@@ -15,7 +16,7 @@ const MESSAGES: Record<NoHostReason, string> = {
  */
 export function createUnreachableApi(reason: NoHostReason): KeelApi {
   return {
-    request: async () => ({ ok: false, error: { code: 'disconnected', message: MESSAGES[reason], details: { reason } } }),
+    request: async () => ({ ok: false, error: { code: ErrorCodes.disconnected, message: MESSAGES[reason], details: { reason } } }),
     on: () => () => undefined,
     terminalOutput: { on: () => () => undefined, ack: () => undefined },
   };

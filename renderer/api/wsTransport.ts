@@ -1,4 +1,6 @@
 import type { EventChannel, KeelApi, WireMessage } from '../../common/contract';
+import { Emitter } from '../../common/emitter';
+import { ErrorCodes } from '../../common/errorCodes';
 import { MAX_WIRE_BYTES } from '../../common/limits';
 import type { Result } from '../../common/result';
 import { decodeTerminalFrame, encodeAckFrame } from '../../common/terminalFrames';
@@ -39,8 +41,8 @@ const MESSAGE_TOO_BIG = 1009;
  */
 export function createWsApi(url: string, openSocket: OpenSocket = openDirectSocket): KeelApi {
   const pending = new Map<number, (result: Result<unknown>) => void>();
-  const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
-  const outputListeners = new Set<(id: string, seq: number, data: Uint8Array) => void>();
+  const events = new Map<EventChannel, Emitter<[payload: unknown]>>();
+  const output = new Emitter<[id: string, seq: number, data: Uint8Array]>();
   let nextId = 1;
   let link: SocketLink;
   let ready: Promise<void>;
@@ -53,7 +55,7 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       message: (data) => {
         if (data instanceof ArrayBuffer) {
           const frame = decodeTerminalFrame(new Uint8Array(data));
-          if (frame?.kind === 'output') for (const listener of outputListeners) listener(frame.id, frame.seq, frame.data);
+          if (frame?.kind === 'output') output.fire(frame.id, frame.seq, frame.data);
           return;
         }
         const message = JSON.parse(data) as WireMessage;
@@ -61,14 +63,14 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
           pending.get(message.id)?.(message.result);
           pending.delete(message.id);
         } else if (message.type === 'event') {
-          for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+          events.get(message.channel)?.fire(message.payload);
         }
       },
       close: (code) => {
         const error =
           code === MESSAGE_TOO_BIG
-            ? { code: 'too_large', message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
-            : { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' };
+            ? { code: ErrorCodes.tooLarge, message: `Keel refused a message larger than ${MAX_WIRE_BYTES} bytes and reconnected. Send less at once.` }
+            : { code: ErrorCodes.disconnected, message: 'Lost the connection to Keel. Is `keel web` still running?' };
         for (const resolve of pending.values()) resolve({ ok: false, error });
         pending.clear();
         setTimeout(connect, 1000);
@@ -84,14 +86,14 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       // Between a drop and the reconnect, `ready` is the old socket's: a send there is lost and
       // would leave the caller waiting for ever.
       if (!link.isOpen()) {
-        return { ok: false, error: { code: 'disconnected', message: 'Lost the connection to Keel. Is `keel web` still running?' } };
+        return { ok: false, error: { code: ErrorCodes.disconnected, message: 'Lost the connection to Keel. Is `keel web` still running?' } };
       }
       const frame = JSON.stringify({ type: 'request', id, channel, payload: input });
       // The host closes a socket sent a frame over its limit: refuse here, with the reason, instead.
       if (frame.length > MAX_WIRE_BYTES / 3 && new TextEncoder().encode(frame).length > MAX_WIRE_BYTES) {
         return {
           ok: false,
-          error: { code: 'too_large', message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` },
+          error: { code: ErrorCodes.tooLarge, message: `This request is larger than the ${MAX_WIRE_BYTES} bytes Keel accepts at once. Send less at once.` },
         };
       }
       return new Promise((resolve) => {
@@ -100,16 +102,12 @@ export function createWsApi(url: string, openSocket: OpenSocket = openDirectSock
       });
     },
     on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener as (payload: unknown) => void);
-      listeners.set(event, set);
-      return () => set.delete(listener as (payload: unknown) => void);
+      const emitter = events.get(event) ?? new Emitter();
+      events.set(event, emitter);
+      return emitter.on(listener as (payload: unknown) => void);
     },
     terminalOutput: {
-      on(listener) {
-        outputListeners.add(listener);
-        return () => outputListeners.delete(listener);
-      },
+      on: (listener) => output.on(listener),
       ack(id, bytes, parseRate) {
         // An ack lost with a dropped socket is not missed: attaching again starts flow control over.
         if (link.isOpen()) link.send(encodeAckFrame(id, bytes, parseRate));

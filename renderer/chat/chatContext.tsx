@@ -1,4 +1,6 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import type { ChatStore, ToolApproval } from './chatStore';
 
 /**
@@ -7,12 +9,9 @@ import type { ChatStore, ToolApproval } from './chatStore';
  */
 export class Expansion {
   private readonly open = new Map<string, boolean>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<[]>();
 
-  subscribe = (listener: () => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = (listener: () => void): Disposable => this.changes.on(listener);
 
   get(id: string): boolean | undefined {
     return this.open.get(id);
@@ -20,7 +19,7 @@ export class Expansion {
 
   set(id: string, value: boolean): void {
     this.open.set(id, value);
-    for (const listener of this.listeners) listener();
+    this.changes.fire();
   }
 }
 

@@ -2,6 +2,8 @@ import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
 import type { ChatItem } from '../../common/chat';
 import { applyAgentEvent } from '../../common/chatReducer';
+import { DisposableStore, type Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import type { ImageAttachment, KeelApi, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/errorCodes';
 import type { PlanItem } from '../../common/plan/types';
@@ -57,7 +59,7 @@ const BATCHED = new Set<AgentEvent['type']>(['text', 'tool_output', 'usage']);
 export class ChatStore {
   private live: ChatSnapshot = initial;
   private published: ChatSnapshot = initial;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<[]>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Events that arrived while the history loaded: replayed on top of it. */
   private buffered: AgentEvent[] | null = null;
@@ -69,25 +71,23 @@ export class ChatStore {
     private readonly throttleMs = 50,
   ) {}
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = (listener: () => void): Disposable => this.changes.on(listener);
 
   getSnapshot = (): ChatSnapshot => this.published;
 
   /** Listens to main and loads the open session; returns the function that stops it. */
-  start(): () => void {
-    const stops = [
-      this.api.on('agent.event', (event) => this.onEvent(event)),
-      this.api.on('workspace.changed', (workspace) => void this.load(workspace)),
+  start(): Disposable {
+    const subscriptions = new DisposableStore();
+    subscriptions.add(this.api.on('agent.event', (event) => this.onEvent(event)));
+    subscriptions.add(this.api.on('workspace.changed', (workspace) => void this.load(workspace)));
+    subscriptions.add(
       this.api.on('plan.changed', (plan) => {
         if (!this.live.plan || plan.version >= this.live.plan.version) this.update({ plan }, true);
       }),
-    ];
+    );
     void this.api.request('workspace.current', {}).then((result) => this.load(result.ok ? result.value : null));
     return () => {
-      for (const stop of stops) stop();
+      subscriptions.dispose();
       if (this.timer !== null) clearTimeout(this.timer);
       this.timer = null;
       this.loadCount++;
@@ -217,7 +217,7 @@ export class ChatStore {
     this.timer = null;
     if (this.published === this.live) return;
     this.published = this.live;
-    for (const listener of this.listeners) listener();
+    this.changes.fire();
   }
 
   // ---- what the person does ----------------------------------------------------------------------

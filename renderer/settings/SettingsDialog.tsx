@@ -183,7 +183,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
       setSaved(patch);
       return true;
     }
-    const split = splitFieldErrors(result.error.message, FIELDS);
+    const split = splitFieldErrors(result.error, FIELDS);
     setFieldErrors(split.fields);
     setGeneralError(split.general);
     setSaved(null);

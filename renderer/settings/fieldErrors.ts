@@ -1,8 +1,7 @@
-/*
- * The contract refuses a malformed settings.update with one message naming each field:
- * "The settings.update request was malformed: baseURL: Invalid URL; maxTokens: Too big…".
- * This splits it so each problem can be shown under its own field. Pure.
- */
+import { fieldErrorsOf, toFieldErrors, type FieldError } from '../../common/errorCodes';
+import type { KeelError } from '../../common/result';
+
+/* Each refused field is shown under its own input; whatever names no field of the form, above it. Pure. */
 
 export interface SplitErrors {
   /** The contract's words, by field name (baseURL, maxTokens, …). */
@@ -11,22 +10,24 @@ export interface SplitErrors {
   general: string | null;
 }
 
-export function splitFieldErrors(message: string, knownFields: readonly string[]): SplitErrors {
-  const match = /request was malformed: (.*?)\.?$/s.exec(message);
-  if (!match) return { fields: {}, general: message };
+/** Field errors sorted into the form's fields and the rest. */
+export function byField(errors: readonly FieldError[], knownFields: readonly string[]): SplitErrors {
   const fields: Record<string, string> = {};
   const rest: string[] = [];
-  for (const part of match[1]!.split('; ')) {
-    const colon = part.indexOf(': ');
-    const field = colon < 0 ? '' : part.slice(0, colon);
-    if (knownFields.includes(field)) fields[field] = fields[field] ? `${fields[field]}; ${part.slice(colon + 2)}` : part.slice(colon + 2);
-    else rest.push(part);
+  for (const { path, message } of errors) {
+    if (knownFields.includes(path)) fields[path] = fields[path] ? `${fields[path]}; ${message}` : message;
+    else rest.push(`${path || 'payload'}: ${message}`);
   }
   return { fields, general: rest.length > 0 ? rest.join('; ') : null };
 }
 
+/** A refusal from main: its field errors by field, or its message when it names no field. */
+export function splitFieldErrors(error: KeelError, knownFields: readonly string[]): SplitErrors {
+  const errors = fieldErrorsOf(error.details);
+  return errors.length > 0 ? byField(errors, knownFields) : { fields: {}, general: error.message };
+}
+
 /** The same split for a refusal found before sending, from the schema's own issues. */
 export function issuesByField(issues: readonly { path: readonly PropertyKey[]; message: string }[], knownFields: readonly string[]): SplitErrors {
-  const message = `request was malformed: ${issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : 'payload'}: ${i.message}`).join('; ')}.`;
-  return splitFieldErrors(message, knownFields);
+  return byField(toFieldErrors(issues), knownFields);
 }

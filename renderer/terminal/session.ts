@@ -32,12 +32,6 @@ export interface SessionOptions {
   onAck?: (bytes: number, parseRate: number | undefined) => void;
 }
 
-interface OutputWatcher {
-  needle: string;
-  tail: string;
-  resolve(at: number): void;
-}
-
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /**
@@ -52,18 +46,11 @@ export class TerminalSession {
   private opened = false;
   private unacked = 0;
   private ackTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly watchers = new Set<OutputWatcher>();
   private outputInFlight = false;
   private pendingOutput: Uint8Array[] = [];
   private pendingBytes = 0;
   /** Bytes a second xterm.js parses this tab's output at, smoothed over the large writes. */
   private parseRate: number | undefined;
-  /** Decodes output only while a test or the bench watches for a text in it. */
-  private readonly watchDecoder = new TextDecoder();
-  /** Characters (bytes, for the pty's output) xterm.js has parsed (test and bench hook). */
-  renderedChars = 0;
-  /** performance.now() of the last keystroke or paste sent (test and bench hook). */
-  lastInputAt = 0;
   /** Whether the last character written ended a line (the agent tab's own lines start on a new one). */
   atLineStart = true;
 
@@ -91,10 +78,7 @@ export class TerminalSession {
       // No cursor in a tab nobody types in.
       this.term.write('\x1b[?25l');
     } else {
-      this.term.onData((data) => {
-        this.lastInputAt = performance.now();
-        options.onInput?.(data);
-      });
+      this.term.onData((data) => options.onInput?.(data));
     }
     this.term.onResize(({ cols, rows }) => options.onResize?.(cols, rows));
     this.host = document.createElement('div');
@@ -152,7 +136,7 @@ export class TerminalSession {
     // After the output that arrived before it.
     this.writePending();
     this.atLineStart = data.endsWith('\n');
-    this.term.write(data, () => this.written(data, 0));
+    this.term.write(data);
   }
 
   /**
@@ -179,7 +163,7 @@ export class TerminalSession {
     this.term.write(data, () => {
       this.outputInFlight = false;
       this.measure(data.length, performance.now() - began);
-      this.written(data, data.length);
+      this.acknowledge(data.length);
       this.writePending();
     });
   }
@@ -203,45 +187,11 @@ export class TerminalSession {
     this.acknowledge(bytes);
   }
 
-  /** Resolves with performance.now() when output containing `needle` has been rendered. */
-  waitForOutput(needle: string, timeoutMs: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const watcher: OutputWatcher = {
-        needle,
-        tail: '',
-        resolve: (at) => {
-          clearTimeout(timer);
-          this.watchers.delete(watcher);
-          resolve(at);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.watchers.delete(watcher);
-        reject(new Error(`"${needle}" did not appear within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.watchers.add(watcher);
-    });
-  }
-
   dispose(): void {
     clearTimeout(this.ackTimer);
     this.flushAck();
-    this.watchers.clear();
     this.term.dispose();
     this.host.remove();
-  }
-
-  private written(data: string | Uint8Array, ackBytes: number): void {
-    this.renderedChars += data.length;
-    if (this.watchers.size > 0) {
-      const decoded = typeof data === 'string' ? data : this.watchDecoder.decode(data, { stream: true });
-      for (const watcher of this.watchers) {
-        const text = watcher.tail + decoded;
-        if (text.includes(watcher.needle)) watcher.resolve(performance.now());
-        else watcher.tail = text.slice(-watcher.needle.length);
-      }
-    }
-    this.acknowledge(ackBytes);
   }
 
   private acknowledge(bytes: number): void {

@@ -1,4 +1,6 @@
 import type { KeelApi, TerminalInfo } from '../../common/contract';
+import { DisposableStore, type Disposable } from '../../common/disposables';
+import { Emitter } from '../../common/emitter';
 import { translator, type Translate } from '../i18n/I18nProvider';
 import { AgentFeed } from './agentFeed';
 import { inputChunks } from './inputChunks';
@@ -39,7 +41,9 @@ export class TerminalStore {
   readonly sessions = new Map<string, TerminalSession>();
   private readonly shells: Array<{ info: TerminalInfo; n: number; exited: boolean }> = [];
   private snapshot: TerminalSnapshot;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<[]>();
+  /** What the store listens to: the agent's events, the workspace, terminal output and exits, the theme. */
+  private readonly subscriptions = new DisposableStore();
   /** Output for tabs not known yet, or whose screen snapshot is on its way. */
   private readonly held = new Map<string, HeldOutput>();
   /** Per tab, the last output batch its screen already shows (batches up to it are skipped). */
@@ -71,24 +75,31 @@ export class TerminalStore {
     );
     this.feed = feed;
     this.snapshot = this.build();
-    api.on('agent.event', (event) => feed.apply(event));
-    api.on('workspace.changed', (workspace) => this.sessionOpened(workspace?.sessionId ?? null));
+    this.subscriptions.add(api.on('agent.event', (event) => feed.apply(event)));
+    this.subscriptions.add(api.on('workspace.changed', (workspace) => this.sessionOpened(workspace?.sessionId ?? null)));
     void api.request('workspace.current', {}).then((result) => {
-      if (!result.ok || this.sessionId !== undefined) return;
+      if (!result.ok || this.sessionId !== undefined || this.subscriptions.isDisposed) return;
       this.sessionId = result.value?.sessionId ?? null;
       void this.replayHistory(this.sessionId);
     });
-    api.terminalOutput.on((id, seq, data) => this.output(id, seq, data));
-    api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal));
-    new MutationObserver(() => {
+    this.subscriptions.add(api.terminalOutput.on((id, seq, data) => this.output(id, seq, data)));
+    this.subscriptions.add(api.on('terminal.exit', ({ id, exitCode, signal }) => this.exited(id, exitCode, signal)));
+    const themeWatch = new MutationObserver(() => {
       for (const session of this.sessions.values()) session.setTheme();
-    }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    });
+    themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    this.subscriptions.add(() => themeWatch.disconnect());
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = (listener: () => void): Disposable => this.changes.on(listener);
+
+  /** Stops listening and lets go of every tab's screen; the shells themselves live on in main. */
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.changes.clear();
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
 
   getSnapshot = (): TerminalSnapshot => this.snapshot;
 
@@ -276,7 +287,7 @@ export class TerminalStore {
 
   private changed(): void {
     this.snapshot = this.build();
-    for (const listener of this.listeners) listener();
+    this.changes.fire();
   }
 
   /**

@@ -1,16 +1,24 @@
 import { Terminal } from '@xterm/xterm';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import type { TerminalStore } from './terminalStore';
-import { SCROLLBACK_LINES } from './session';
+import { SCROLLBACK_LINES, type TerminalSession } from './session';
+import { SessionProbe } from './sessionProbe';
 import './testHookTypes';
 
 export function installTestHook(store: TerminalStore): void {
   if (typeof navigator === 'undefined' || !navigator.webdriver) return;
+  // Every tab is probed from the moment the store keeps it, before its first output.
+  const probes = new WeakMap<TerminalSession, SessionProbe>();
+  const watch = (session: TerminalSession) => probes.get(session) ?? probes.set(session, new SessionProbe(session)).get(session)!;
+  for (const session of store.sessions.values()) watch(session);
+  const keep = store.sessions.set.bind(store.sessions);
+  store.sessions.set = (id, session) => (watch(session), keep(id, session));
   const session = (id: string) => {
     const found = store.sessions.get(id);
     if (!found) throw new Error(`no terminal ${id}`);
     return found;
   };
+  const probe = (id: string) => watch(session(id));
   window.__keelTerminals = {
     tabs: () => store.getSnapshot().tabs.map(({ id, kind, title }) => ({ id, kind, title })),
     activeId: () => store.getSnapshot().activeId,
@@ -29,9 +37,9 @@ export function installTestHook(store: TerminalStore): void {
       const cell = session(id).term.buffer.active.getLine(line)?.getCell(column);
       return cell ? { chars: cell.getChars(), width: cell.getWidth() } : null;
     },
-    waitForOutput: (id, needle, timeoutMs = 10_000) => session(id).waitForOutput(needle, timeoutMs),
-    lastInputAt: (id) => session(id).lastInputAt,
-    renderedChars: (id) => session(id).renderedChars,
+    waitForOutput: (id, needle, timeoutMs = 10_000) => probe(id).waitForOutput(needle, timeoutMs),
+    lastInputAt: (id) => probe(id).lastInputAt,
+    renderedChars: (id) => probe(id).renderedChars,
     size: (id) => {
       const term = store.sessions.get(id)?.term;
       return term ? { cols: term.cols, rows: term.rows } : null;

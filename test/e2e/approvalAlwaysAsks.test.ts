@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import { connectKeelSocket } from './support/keelSocket';
-import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 
 // A command no session rule can cover (it writes outside the folder): its card says so and offers
 // no "Allow for this session", in English and in Chinese.
@@ -18,29 +18,21 @@ const folder = join(root.path, 'project');
 mkdirSync(folder);
 writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'ask' }));
 
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  script: [reply(text('Appending to your shell profile.'), toolUse('bash', { command: ATTACK })), reply(text('Understood.'))],
+});
+
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
-let browser: Browser;
 let page: Page;
-let errors: string[];
 
-beforeAll(async () => {
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
-    script: [reply(text('Appending to your shell profile.'), toolUse('bash', { command: ATTACK })), reply(text('Understood.'))],
-  });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors = opened.errors;
-  await page.goto(keel.url);
-}, 60_000);
+beforeAll(() => {
+  ({ server, keel, page } = scripted);
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });
@@ -70,6 +62,5 @@ describe('a command that always asks', () => {
 
     await again.getByRole('button', { name: /^(Deny|拒绝)$/ }).click();
     await expect.poll(() => server.requests.length).toBe(2);
-    expect(errors).toEqual([]);
   }, 60_000);
 });

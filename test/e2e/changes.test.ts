@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reply, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
 import { connectKeelSocket, type KeelSocket } from './support/keelSocket';
 import { tempDir, type KeelWeb } from './support/keelWeb';
-import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The Changes view in `keel web`, in a real Chromium against a real `keel web` child and the
@@ -34,12 +34,10 @@ writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: '
 const existingPath = join(workspace.path, EXISTING);
 const createdPath = join(workspace.path, CREATED);
 
-let scripted: ScriptedWindow;
 let server: ScriptedAnthropic;
 let keel: KeelWeb;
 let page: Page;
 let socket: KeelSocket;
-let errors: string[] = [];
 /** The agent's versions, read after the task. */
 let agentExisting: Buffer;
 let agentCreated: Buffer;
@@ -62,30 +60,25 @@ async function taskFinished(requests: number): Promise<void> {
     .toBe(true);
 }
 
+const scripted = useScriptedWindow({
+  workspace: workspace.path,
+  keelHome: home.path,
+  script: [
+    reply(
+      toolUse('edit_file', { path: EXISTING, old_text: 'Hello, world', new_text: 'Bonjour, le monde\nadded line' }),
+      toolUse('write_file', { path: CREATED, content: NEW_CONTENT }),
+    ),
+    reply(text('done')),
+  ],
+});
+
 beforeAll(async () => {
-  scripted = await openScriptedWindow({
-    workspace: workspace.path,
-    keelHome: home.path,
-    script: [
-      reply(
-        toolUse('edit_file', { path: EXISTING, old_text: 'Hello, world', new_text: 'Bonjour, le monde\nadded line' }),
-        toolUse('write_file', { path: CREATED, content: NEW_CONTENT }),
-      ),
-      reply(text('done')),
-    ],
-  });
-  ({ server, keel, page, errors } = scripted);
+  ({ server, keel, page } = scripted);
   socket = await connectKeelSocket(keel.url);
 });
 
-afterEach(() => {
-  expect(errors).toEqual([]);
-  expect(server.errors).toEqual([]);
-});
-
-afterAll(async () => {
+afterAll(() => {
   socket?.close();
-  await scripted?.close();
   home.remove();
   workspace.remove();
 });

@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import { SUMMARY_SYSTEM_MARK } from '../../main/agent/compaction/summaryRequest';
-import { reply, startScriptedAnthropic, systemText, text, toolUse, type ScriptedAnthropic, type Step } from '../support/scriptedAnthropic';
+import { reply, systemText, text, toolUse, type ScriptedAnthropic, type Step } from '../support/scriptedAnthropic';
 
 /*
  * The context window in `keel web`, in a real Chromium: the meter in the status bar moves as a
@@ -30,11 +30,19 @@ writeFileSync(
 const reads = (count: number): Step[] =>
   Array.from({ length: count }, (_, i) => reply(toolUse('read_file', { path: 'notes.txt', offset: (i % 6) * 100 + 1, limit: 100 })));
 
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  model: {
+    contextLimit: WINDOW,
+    sideAnswer: (request) => (systemText(request).startsWith(SUMMARY_SYSTEM_MARK) ? reply(SUMMARY) : undefined),
+  },
+  script: [...reads(3), reply(text('Read three parts.')), ...reads(8), reply(text('Read it all.'))],
+  env: { KEEL_CONTEXT_WINDOW: String(WINDOW) },
+});
+
 let server: ScriptedAnthropic;
-let keel: KeelWeb;
-let browser: Browser;
 let page: Page;
-let errors: string[] = [];
 
 const composer = (): Locator => page.getByRole('textbox', { name: 'Message to the agent' });
 const meter = (): Locator => page.getByTestId('context-meter');
@@ -46,35 +54,11 @@ const fillColor = (): Promise<string> =>
 let okFill = '';
 const rows = (): Locator => page.locator('section.chat-panel').getByTestId('compaction-row');
 
-beforeAll(async () => {
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
-    contextLimit: WINDOW,
-    sideAnswer: (request) => (systemText(request).startsWith(SUMMARY_SYSTEM_MARK) ? reply(SUMMARY) : undefined),
-    script: [...reads(3), reply(text('Read three parts.')), ...reads(8), reply(text('Read it all.'))],
-  });
-  keel = await startKeelWeb({
-    workspace: folder,
-    keelHome: home.path,
-    env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k', KEEL_CONTEXT_WINDOW: String(WINDOW) },
-  });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors = opened.errors;
-  await page.goto(keel.url);
-  await composer().waitFor();
+beforeAll(() => {
+  ({ server, page } = scripted);
 });
 
-afterEach(() => {
-  expect(errors).toEqual([]);
-  expect(server.errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });

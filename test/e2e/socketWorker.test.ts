@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeTerminalFrame } from '../../common/terminalFrames';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import { openShellTab, runInShell } from './support/until';
 
 /*
@@ -12,22 +12,23 @@ import { openShellTab, runInShell } from './support/until';
  * way the window works: requests (the status bar's model), events, and a shell's bytes and acks.
  */
 
-let browser: Browser;
-let keel: KeelWeb;
 const home = tempDir('socket-worker-home');
 const folder = tempDir('socket-worker-ws');
+const scripted = useScriptedWindow({ workspace: folder.path, keelHome: home.path, keelKey: null, page: false });
 
-beforeAll(async () => {
-  keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path });
-  browser = await launchChromium();
+let keel: KeelWeb;
+beforeAll(() => {
+  keel = scripted.keel;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
+afterAll(() => {
   home.remove();
   folder.remove();
 });
+
+// The page's own socket takes over when the worker fails or cannot load; Chromium logs why.
+const WORKER_FAILED = [/socket worker failed on purpose/];
+const WORKER_BLOCKED = [/Failed to load resource|socketWorker/];
 
 /** The window answers requests and a shell tab echoes a command: the socket carries both ways. */
 async function windowWorks(page: Page): Promise<void> {
@@ -40,14 +41,13 @@ async function windowWorks(page: Page): Promise<void> {
 
 describe('the keel web page’s socket', () => {
   test('lives in a worker', async () => {
-    const { page, errors } = await newPage(browser);
+    const { page } = await scripted.newPage();
     await windowWorks(page);
     expect(page.workers().map((worker) => worker.url())).toEqual([expect.stringMatching(/\/assets\/socketWorker-[\w-]+\.js$/)]);
-    expect(errors).toEqual([]);
   }, 90_000);
 
   test('is the page’s own, reconnected, when the worker fails mid-session', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await scripted.newPage({ expectedErrors: WORKER_FAILED });
     await windowWorks(page);
     const [worker] = page.workers();
     // Playwright reports a page's own sockets (not a worker's): the reconnect is the first.
@@ -67,14 +67,14 @@ describe('the keel web page’s socket', () => {
   }, 90_000);
 
   test('is the page’s own when the worker cannot load', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await scripted.newPage({ expectedErrors: WORKER_BLOCKED });
     await page.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
     await windowWorks(page);
     expect(page.workers()).toEqual([]);
   }, 90_000);
 
   test('carries acks that tell main how fast xterm.js parses, so main sizes its window in time', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await scripted.newPage({ expectedErrors: WORKER_BLOCKED });
     // Playwright sees only a page's own sockets: the worker is kept out to read the acks.
     await page.route(/socketWorker-[\w-]+\.js/, (route) => route.abort());
     const rates: number[] = [];

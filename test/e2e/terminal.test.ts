@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStep, screenshot, stepTexts } from './support/board';
 import { runInShell, until } from './support/until';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import type {} from '../../renderer/terminal/testHookTypes';
-import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, toolUse } from '../support/scriptedAnthropic';
 
 /*
  * The integrated terminal in `keel web`, in a real Chromium against a real `keel web` child: a
@@ -23,15 +23,26 @@ const AGENT_OK = 'echo agent-says-$((40+2))';
 const AGENT_FAIL = 'ls /nonexistent-keel-folder';
 const AGENT_THIRD = 'echo third-$((1+2))';
 
-let browser: Browser;
-let keel: KeelWeb;
-let server: ScriptedAnthropic;
 let page: Page;
 let shell: string;
-const errors: string[] = [];
 const home = tempDir('terminal-home');
 const root = tempDir('terminal-ws');
 const folder = join(root.path, 'terminal-project');
+mkdirSync(folder);
+// The agent's commands run without asking, so that they go straight to the Agent tab.
+writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
+
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  script: [
+    reply(toolUse('bash', { command: AGENT_OK })),
+    reply(toolUse('bash', { command: AGENT_FAIL })),
+    reply(text('Both commands ran.')),
+    reply(toolUse('bash', { command: AGENT_THIRD })),
+    reply(text('It ran.')),
+  ],
+});
 
 const hook = {
   lines: (id: string) => page.evaluate((tab) => window.__keelTerminals!.lines(tab), id),
@@ -47,34 +58,11 @@ const run = (command: string, expectText: string): Promise<number> => runInShell
 
 const processes = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
 
-beforeAll(async () => {
-  mkdirSync(folder);
-  // The agent's commands run without asking, so that they go straight to the Agent tab.
-  writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
-  server = await startScriptedAnthropic({
-    apiKey: 'k',
-    script: [
-      reply(toolUse('bash', { command: AGENT_OK })),
-      reply(toolUse('bash', { command: AGENT_FAIL })),
-      reply(text('Both commands ran.')),
-      reply(toolUse('bash', { command: AGENT_THIRD })),
-      reply(text('It ran.')),
-    ],
-  });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser);
-  page = opened.page;
-  errors.push(...opened.errors);
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  await page.goto(keel.url);
-  await page.locator('section.chat-panel textarea').waitFor();
+beforeAll(() => {
+  ({ page } = scripted);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });
@@ -274,10 +262,7 @@ describe('the terminal panel', () => {
   });
 
   test('a reloaded window re-attaches to its shells; the dark theme', async () => {
-    const dark = await newPage(browser, { colorScheme: 'dark' });
-    const other = dark.page;
-    await other.goto(keel.url);
-    await other.locator('section.chat-panel textarea').waitFor();
+    const other = await scripted.openPage({ colorScheme: 'dark' });
     if ((await other.getByRole('button', { name: 'Terminal', exact: true }).getAttribute('aria-expanded')) === 'false') {
       await other.getByRole('button', { name: 'Terminal', exact: true }).click();
     }
@@ -300,7 +285,6 @@ describe('the terminal panel', () => {
     const background = await other.evaluate(() => getComputedStyle(document.querySelector('.terminal-host .xterm-viewport')!).backgroundColor);
     expect(background).toBe('rgb(21, 22, 26)');
     await screenshot(other, 'terminal-dark');
-    expect([...errors, ...dark.errors]).toEqual([]);
-    await dark.context.close();
+    await other.context().close();
   });
 });

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
 import { runInShell, until } from './support/until';
-import { launchChromium, newPage } from './support/chromium';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 import type {} from '../../renderer/terminal/testHookTypes';
-import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, toolUse } from '../support/scriptedAnthropic';
 
 /*
  * Terminals that survive a reload, in a real Chromium against a real `keel web` child: main keeps
@@ -19,15 +19,20 @@ import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } 
 const PROMPT = '[keel-prompt] ';
 const AGENT_COMMAND = 'echo agent-before-reload-$((20+1))';
 
-let browser: Browser;
-let keel: KeelWeb;
-let server: ScriptedAnthropic;
 let page: Page;
 let shell: string;
-const errors: string[] = [];
 const home = tempDir('terminal-reload-home');
 const root = tempDir('terminal-reload-ws');
 const folder = join(root.path, 'reload-project');
+mkdirSync(folder);
+writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
+
+const scripted = useScriptedWindow({
+  workspace: folder,
+  keelHome: home.path,
+  script: [reply(toolUse('bash', { command: AGENT_COMMAND })), reply(text('Done.'))],
+  page: { viewport: { width: 1400, height: 900 } },
+});
 
 const hook = (on: Page) => ({
   lines: (id: string) => on.evaluate((tab) => window.__keelTerminals?.lines(tab) ?? [], id),
@@ -49,24 +54,11 @@ async function openShell(on: Page): Promise<string> {
 
 const count = (lines: string[], exact: string) => lines.filter((line) => line === exact).length;
 
-beforeAll(async () => {
-  mkdirSync(folder);
-  writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'full_auto' }));
-  server = await startScriptedAnthropic({ apiKey: 'k', script: [reply(toolUse('bash', { command: AGENT_COMMAND })), reply(text('Done.'))] });
-  keel = await startKeelWeb({ workspace: folder, keelHome: home.path, env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k' } });
-  browser = await launchChromium();
-  const opened = await newPage(browser, { viewport: { width: 1400, height: 900 } });
-  page = opened.page;
-  errors.push(...opened.errors);
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  await page.goto(keel.url);
-  await page.locator('section.chat-panel textarea').waitFor();
+beforeAll(() => {
+  ({ page } = scripted);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await server?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });
@@ -145,11 +137,8 @@ describe('terminals across a reload', () => {
   );
 
   test('a second page on the same keel web sees the same shells, and what is typed in one shows in both', { timeout: 90_000 }, async () => {
-    const second = await newPage(browser, { viewport: { width: 1400, height: 900 } });
-    errors.push(...second.errors);
+    const second = { page: await scripted.openPage({ viewport: { width: 1400, height: 900 } }) };
     try {
-      await second.page.goto(keel.url);
-      await second.page.locator('section.chat-panel textarea').waitFor();
       const id = await openShell(second.page);
       expect(id).toBe(shell);
       const lines = await until(
@@ -169,8 +158,7 @@ describe('terminals across a reload', () => {
       );
       await screenshot(second.page, 'terminal-second-page');
     } finally {
-      await second.context.close();
+      await second.page.context().close();
     }
-    expect(errors).toEqual([]);
   });
 });

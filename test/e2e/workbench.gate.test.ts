@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { reply, startScriptedAnthropic, text, textOf, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, textOf, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { board, screenshot, stepTexts } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The window while the agent works, with the scripted model behind `keel web`: the status bar
@@ -29,17 +29,14 @@ const openPlan = [
 ];
 const donePlan = openPlan.map(({ content }) => ({ content, status: 'completed' }));
 
-let browser: Browser;
+const scripted = useScriptedWindow({ keelHome: home.path, workspace: folder, apiKey: ENV_KEY, page: false });
+
 let keel: KeelWeb;
 let model: ScriptedAnthropic;
-let openPages: { page: Page; errors: string[] }[] = [];
 
-async function openWorkbench(): Promise<Page> {
-  const opened = await newPage(browser);
-  openPages.push(opened);
-  await opened.page.goto(keel.url);
-  await board(opened.page).waitFor();
-  return opened.page;
+/** A page of the test's own, closed after it. */
+function openWorkbench(): Promise<Page> {
+  return scripted.openPage({ ready: (page) => board(page).waitFor() });
 }
 
 async function sendTask(textToSend: string): Promise<void> {
@@ -77,24 +74,13 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
 }
 
-beforeAll(async () => {
-  model = await startScriptedAnthropic({ apiKey: ENV_KEY });
-  browser = await launchChromium();
-  keel = await startKeelWeb({ keelHome: home.path, workspace: folder, env: { ANTHROPIC_BASE_URL: model.baseURL, ANTHROPIC_API_KEY: ENV_KEY } });
+beforeAll(() => {
+  ({ keel, server: model } = scripted);
 });
 
-afterEach(async () => {
-  const pages = openPages;
-  openPages = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  expect(pages.flatMap((p) => p.errors)).toEqual([]);
-  expect(model.errors).toEqual([]);
-});
+afterEach(() => scripted.closePages());
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });

@@ -1,13 +1,14 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { reply, startScriptedAnthropic, text, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { reply, text, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { addStep, board, screenshot, stepTexts } from './support/board';
-import { launchChromium, newPage, type PageOptions } from './support/chromium';
+import { type PageOptions } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
-import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { tempDir, type KeelWeb } from './support/keelWeb';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The workbench window's shell in `keel web`, in a real Chromium: folders and sessions, resizable
@@ -24,16 +25,17 @@ const root = tempDir('wb-ws');
 const folder = join(root.path, 'demo-project');
 for (const name of ['demo-project', 'demo-two', 'other']) mkdirSync(join(root.path, name));
 
-let browser: Browser;
+// keel web starts with no folder and no model: the person sets the model up in Settings.
+const scripted = useScriptedWindow({ keelHome: home.path, workspace: null, apiKey: RIGHT_KEY, keelKey: null, connectModel: false, page: false });
+
 let keel: KeelWeb;
 let model: ScriptedAnthropic;
-let openPages: { page: Page; errors: string[] }[] = [];
 
+/** A page of the test's own (closed after it); none may hit a script error or a CSP violation. */
 async function open(options: PageOptions = {}): Promise<Page> {
-  const opened = await newPage(browser, options);
-  openPages.push(opened);
-  await opened.page.goto(keel.url);
-  return opened.page;
+  const { page } = await scripted.newPage(options);
+  await page.goto(keel.url);
+  return page;
 }
 
 /** A page with the folder open and its (stored) plan shown. */
@@ -89,24 +91,13 @@ const statusBar = (page: Page): Locator => page.getByRole('contentinfo');
 const separator = (page: Page, name: string): Locator => page.getByRole('separator', { name });
 const valueOf = async (locator: Locator): Promise<number> => Number(await locator.getAttribute('aria-valuenow'));
 
-beforeAll(async () => {
-  model = await startScriptedAnthropic({ apiKey: RIGHT_KEY });
-  browser = await launchChromium();
-  keel = await startKeelWeb({ keelHome: home.path });
+beforeAll(() => {
+  ({ keel, server: model } = scripted);
 });
 
-afterEach(async () => {
-  const pages = openPages;
-  openPages = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  // No page may have hit a script error or a CSP violation.
-  expect(pages.flatMap((p) => p.errors)).toEqual([]);
-});
+afterEach(() => scripted.closePages());
 
-afterAll(async () => {
-  await browser?.close();
-  await keel?.stop();
-  await model?.close();
+afterAll(() => {
   home.remove();
   root.remove();
 });

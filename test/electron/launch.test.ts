@@ -251,7 +251,7 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
     await addStep(page, ADDED);
     await waitForNewVersion(page, 0);
     expect(await stepTexts(page)).toEqual([...STEPS, ADDED]);
-    await screenshot(page, process.env.KEEL_ELECTRON_SCREENSHOT ?? `electron-${target.kind}-workbench`);
+    await screenshot(page, process.env.KEEL_ELECTRON_SCREENSHOT ?? `electron-${target.kind}-workbench`, { always: true });
     expect(errors).toEqual([]);
   });
 

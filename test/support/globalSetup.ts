@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { findChromium } from '../e2e/support/chromium';
+import { findChromium, launchChromiumServer } from '../e2e/support/chromium';
 
 const HOW = 'install one (as root: apt-get install chromium) or set KEEL_CHROMIUM=/path/to/chrome, then run the tests again';
 
@@ -8,12 +8,18 @@ const HOW = 'install one (as root: apt-get install chromium) or set KEEL_CHROMIU
  * Before a run that includes the browser tests: make sure a Chromium is there. Where none is
  * found and this is root with apt (a fresh Debian machine or CI), Debian's chromium is installed;
  * otherwise the run stops with one line saying how to get one. Playwright's own download is not
- * tried: it needs a network this project's machines do not have.
+ * tried: it needs a network this project's machines do not have. Then one Chromium is started that
+ * every browser test connects to.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  project.provide('chromiumEndpoint', undefined);
   if (!(await runIncludesBrowserTests(project))) return;
   const problem = ensureChromium({ find: () => findChromium(), canInstall: canInstallWithApt, install: installWithApt, say: (line) => console.error(line) });
   if (problem) stop(problem);
+  // One Chromium for the whole run: starting one per test file cost more than many of the tests.
+  const server = await launchChromiumServer();
+  project.provide('chromiumEndpoint', server.wsEndpoint());
+  return () => server.close();
 }
 
 export interface ChromiumNeeds {

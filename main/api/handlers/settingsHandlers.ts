@@ -2,7 +2,7 @@ import { ok } from '../../../common/result';
 import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
 
-type Context = Pick<HandlerContext, 'settings' | 'currentSession' | 'approvalMode' | 'emit'>;
+type Context = Pick<HandlerContext, 'settings' | 'currentSession' | 'approvalMode' | 'emit' | 'refreshModels'>;
 
 export function settingsHandlers(core: Context): Pick<Handlers, 'settings.get' | 'settings.update' | 'settings.testConnection'> {
   return {
@@ -16,6 +16,7 @@ export function settingsHandlers(core: Context): Pick<Handlers, 'settings.get' |
         session.setApprovalMode(patch.approvalMode);
         core.emit('approval.modeChanged', { mode: core.approvalMode(session) });
       }
+      if (result.ok) core.refreshModels();
       return result;
     },
     'settings.testConnection': async (input) => ok(await core.settings.testConnection(input)),

@@ -41,6 +41,10 @@ export function shellToolDescription(kind: ShellKind, defaultTimeout: number, ma
     'The result is the output with colours and escape codes removed and progress-bar redraws collapsed to their last ' +
     'state; long output keeps its first and last 200 lines (about 15 KB each) with a note of how much was left out, so ' +
     `${filtering} The last line states how it ended: ${exitCode}, \`[terminated by signal NAME]\`, or a timeout. ` +
+    "When Keel's sandbox is on (Linux, macOS), the command runs confined: it writes only in the workspace and $TMPDIR " +
+    '(never .git/hooks, .git/config or shell rc files), secrets such as ~/.ssh read as missing, and the network reaches only ' +
+    "allowed hosts; a refusal shows as the command's own error plus a [sandbox: …] note. Inside it, background jobs end " +
+    'with their command, a server started inside cannot be reached from outside, and docker and ssh-agent do not work. ' +
     `The timeout is in seconds (default ${defaultTimeout}, max ${maxTimeout}): then the command and all ` +
     'its child processes are killed and the output so far is returned. The call returns when the command itself exits; ' +
     background

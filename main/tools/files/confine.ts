@@ -2,6 +2,7 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside as isInsideOn, relativeInside } from '../../platform/paths';
 import { pathProblem } from '../../platform/pathRules';
+import { isSecretPath } from '../../sandbox/secretPaths';
 
 export type Resolved =
   | {
@@ -18,6 +19,8 @@ export interface ConfineOptions {
   writing?: boolean;
   /** Whose name rules apply; this machine's by default (tests pass 'win32'). */
   platform?: NodeJS.Platform;
+  /** Paths never handed out even inside the workspace (the sandbox's list: see sandbox/secretPaths). */
+  secrets?: readonly string[];
 }
 
 /** Linux gives up after 40 links; a loop of links must end in an error, not a hang. */
@@ -60,6 +63,9 @@ export async function resolveInWorkspace(workspace: string, userPath: string, op
       ok: false,
       message: `The path "${userPath}" leads through a symbolic link to ${real}, outside the workspace (${root}). Paths must stay inside the workspace.`,
     };
+  }
+  if (options.secrets && isSecretPath(real, options.secrets)) {
+    return { ok: false, message: `The path "${userPath}" holds credentials (${real}) that Keel's tools and sandboxed commands do not read.` };
   }
   return { ok: true, absolute: real, relative: toRelative(root, real) };
 }

@@ -20,6 +20,7 @@ const inputSchema = z.object({
 
 export const editFileTool: Tool<typeof inputSchema> = {
   name: 'edit_file',
+  kind: 'file_change',
   description: [
     'Replace text in an existing file in the workspace.',
     '`old_text` must match the file exactly (whitespace and indentation included, read_file line numbers left out) and, unless `replace_all` is true, at exactly one place;',
@@ -30,7 +31,7 @@ export const editFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform });
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform, secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     if (input.old_text === '') {

@@ -22,6 +22,7 @@ const inputSchema = z.object({
 
 export const listFilesTool: Tool<typeof inputSchema> = {
   name: 'list_files',
+  kind: 'read',
   description: [
     'List the files in the workspace (or a folder of it) whose path matches a glob, such as "**/*.ts", "*.md" or "src/**/test_*.py".',
     'Paths are returned one per line, relative to the workspace (ready for read_file), sorted.',
@@ -32,7 +33,7 @@ export const listFilesTool: Tool<typeof inputSchema> = {
   async run(input, context) {
     // An empty path is the model's way of saying "the workspace", as is omitting it.
     const folder = input.path?.trim() || '.';
-    const resolved = await resolveInWorkspace(context.workspace, folder);
+    const resolved = await resolveInWorkspace(context.workspace, folder, { secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     const pattern = input.pattern ?? '**/*';

@@ -31,6 +31,7 @@ const inputSchema = z.object({
 
 export const readFileTool: Tool<typeof inputSchema> = {
   name: 'read_file',
+  kind: 'read',
   description: [
     'Read a text file in the workspace.',
     'Returns its lines numbered like `cat -n`: the line number, a tab, then the text (the numbers are not part of the file; leave them out of edit_file old_text).',
@@ -42,7 +43,7 @@ export const readFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path);
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     if (input.encoding !== undefined && namedEncoding(input.encoding, Buffer.alloc(0)) === null) {

@@ -9,7 +9,7 @@ import { globMatcher } from './glob';
 
 export const SEARCH_DEFAULT_RESULTS = 200;
 export const SEARCH_MAX_RESULTS = 2000;
-/** A search (or a regex that backtracks without end) gives up after this long and says so. */
+/** A search (of a huge tree, or a look-ahead regex that backtracks without end) gives up after this long and says so. */
 export const SEARCH_DEADLINE_MS = 30_000;
 
 const inputSchema = z.object({
@@ -33,12 +33,14 @@ type SearchInput = z.output<typeof inputSchema>;
 
 export const searchTextTool: Tool<typeof inputSchema> = {
   name: 'search_text',
+  kind: 'read',
   description: [
     'Search the text files of the workspace for lines matching a regular expression (JavaScript syntax).',
     'Returns one line per match: `path:line: text`, path relative to the workspace, in path order; long lines are shortened around the match.',
     'Files ignored by .gitignore, .git, node_modules and binary files are skipped; files in legacy encodings (GBK, Shift_JIS, …) are decoded first.',
     `Returns at most max_results (default ${SEARCH_DEFAULT_RESULTS}) matches, with a note when there were more. Use read_file with an offset to see a match in context.`,
-    `A search that takes longer than ${SEARCH_DEADLINE_MS / 1000} s (a huge tree, or a regex with nested repetition such as (a+)+) stops and returns what it found, saying so.`,
+    'Patterns run on a linear-time engine, so nested repetition such as (a+)+ is safe; look-ahead and back-references need a backtracking engine.',
+    `A search that takes longer than ${SEARCH_DEADLINE_MS / 1000} s (a huge tree, or a look-ahead or back-reference with nested repetition) stops and returns what it found, saying so.`,
   ].join(' '),
   inputSchema,
   run: (input, context) => searchText(input, context),
@@ -55,7 +57,7 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
     const matcher = globMatcher(input.glob);
     if ('error' in matcher) return failure(matcher.error);
   }
-  const resolved = await resolveInWorkspace(context.workspace, input.path?.trim() || '.');
+  const resolved = await resolveInWorkspace(context.workspace, input.path?.trim() || '.', { secrets: context.secrets });
   if (!resolved.ok) return failure(resolved.message);
   const shown = resolved.relative;
   const maxResults = input.max_results ?? SEARCH_DEFAULT_RESULTS;
@@ -97,7 +99,7 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
   if (outcome.stopped === 'deadline') {
     notes.push(
       `(Stopped: the search hit its ${formatSeconds(deadlineMs)} deadline, so it is incomplete. ${found} ` +
-        'A pattern with nested repetition such as (a+)+ can take forever on some lines: simplify it, or narrow the path or glob.)',
+        'A pattern with look-ahead or back-references and nested repetition can take forever on some lines: simplify it, or narrow the path or glob.)',
     );
   }
   if (results.length === 0) {

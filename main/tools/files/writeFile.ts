@@ -20,6 +20,7 @@ const inputSchema = z.object({
 
 export const writeFileTool: Tool<typeof inputSchema> = {
   name: 'write_file',
+  kind: 'file_change',
   description: [
     'Create a file, or replace the whole content of an existing one, in the workspace. Missing parent folders are created.',
     'For a change to part of an existing file, prefer edit_file: it is shorter and cannot lose the rest of the file.',
@@ -30,7 +31,7 @@ export const writeFileTool: Tool<typeof inputSchema> = {
   ].join(' '),
   inputSchema,
   async run(input, context) {
-    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform });
+    const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform, secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
     const shown = resolved.relative;
     try {

@@ -16,7 +16,7 @@ export function compileSearchRegex(pattern: string, ignoreCase: boolean): RegExp
 }
 
 /** Characters of a matching line shown: enough for context, not a minified file. */
-const SHOWN_LINE_CHARS = 300;
+export const SHOWN_LINE_CHARS = 300;
 
 /** The line, or for a long line a window around the match, so the match is always visible. */
 export function around(text: string, index: number, length: number): string {

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decode, isUtf8Sample, SAMPLE_BYTES, sniff, UTF8, type TextEncoding } from '../files/encoding';
 import { MAX_WHOLE_FILE_BYTES } from '../files/lineReader';
+import type { LineMatcher } from './lineMatcher';
 import type { Prefilter } from './prefilter';
 import { around } from './regex';
 
@@ -24,7 +25,7 @@ export type Scanned =
   | { kind: 'huge' };
 
 export interface Matcher {
-  regex: RegExp;
+  line: LineMatcher;
   prefilter: Prefilter | null;
 }
 
@@ -82,7 +83,7 @@ export function scanFile(absolute: string, matcher: Matcher, limit: number): Sca
   if (!utf16 && start === 0 && !sample.includes(0) && isUtf8Sample(sample, complete)) {
     // sniff would say UTF-8 or, with many control bytes, binary. Counting those costs a pass over
     // the sample, worth paying only for a file that has a matching line.
-    const found = searchBytes(bytes, 0, UTF8, matcher.regex, limit, next);
+    const found = searchBytes(bytes, 0, UTF8, matcher.line, limit, next);
     if (found.length === 0 || sniff(sample, complete).kind === 'binary') return { kind: 'skipped' };
     return { kind: 'searched', found };
   }
@@ -91,14 +92,21 @@ export function scanFile(absolute: string, matcher: Matcher, limit: number): Sca
   const encoding = sniffed.encoding;
   if (!encoding.byteLines) {
     if (bytes.length > MAX_WHOLE_FILE_BYTES) return { kind: 'too-large' };
-    return { kind: 'searched', found: searchText(decode(bytes.subarray(2), encoding), matcher.regex, limit) };
+    return { kind: 'searched', found: searchText(decode(bytes.subarray(2), encoding), matcher.line, limit) };
   }
   // A non-ASCII literal's UTF-8 bytes say nothing about a GBK file: every line is tried there.
   const trusted = next !== null && (matcher.prefilter?.asciiSound === true || encoding.name === 'utf8');
-  return { kind: 'searched', found: searchBytes(bytes, start, encoding, matcher.regex, limit, trusted ? next : null) };
+  return { kind: 'searched', found: searchBytes(bytes, start, encoding, matcher.line, limit, trusted ? next : null) };
 }
 
-function searchBytes(bytes: Buffer, start: number, encoding: TextEncoding, regex: RegExp, limit: number, next: ((from: number) => number) | null): FoundLine[] {
+function searchBytes(
+  bytes: Buffer,
+  start: number,
+  encoding: TextEncoding,
+  matcher: LineMatcher,
+  limit: number,
+  next: ((from: number) => number) | null,
+): FoundLine[] {
   const found: FoundLine[] = [];
   const length = bytes.length;
   let line = 1;
@@ -118,9 +126,9 @@ function searchBytes(bytes: Buffer, start: number, encoding: TextEncoding, regex
     const contentEnd = lineEnd > lineStart && bytes[lineEnd - 1] === 0x0d ? lineEnd - 1 : lineEnd;
     const end = Math.min(contentEnd, lineStart + SEARCHED_LINE_BYTES);
     const text = encoding.name === 'utf8' ? bytes.toString('utf8', lineStart, end) : decode(bytes.subarray(lineStart, end), encoding);
-    const match = regex.exec(text);
+    const match = matcher.find(text);
     if (match) {
-      found.push({ line, text: around(text, match.index, match[0].length) });
+      found.push({ line, text: around(text, match.index, match.length) });
       if (found.length >= limit) break;
     }
     counted = lineEnd + 1;
@@ -131,7 +139,7 @@ function searchBytes(bytes: Buffer, start: number, encoding: TextEncoding, regex
 }
 
 /** Lines of a decoded text (UTF-16 files), as lineReader's splitText yields them. */
-function searchText(text: string, regex: RegExp, limit: number): FoundLine[] {
+function searchText(text: string, matcher: LineMatcher, limit: number): FoundLine[] {
   const found: FoundLine[] = [];
   let line = 0;
   let from = 0;
@@ -141,9 +149,9 @@ function searchText(text: string, regex: RegExp, limit: number): FoundLine[] {
     line++;
     const raw = text.slice(from, end);
     const content = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const match = regex.exec(content);
+    const match = matcher.find(content);
     if (match) {
-      found.push({ line, text: around(content, match.index, match[0].length) });
+      found.push({ line, text: around(content, match.index, match.length) });
       if (found.length >= limit) break;
     }
     if (newline === -1) break;

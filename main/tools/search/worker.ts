@@ -17,7 +17,8 @@ import {
   type WireNote,
   type WorkerMessage,
 } from './protocol';
-import { around, compileSearchRegex } from './regex';
+import { makeLineMatcher, type LineMatcher } from './lineMatcher';
+import { around } from './regex';
 import { scanFile, SEARCHED_LINE_BYTES, shrinkReadBuffer, type FoundLine, type Matcher } from './scanFile';
 
 /** How often notes (unreadable files) and listed paths go to the main thread. */
@@ -64,9 +65,9 @@ function globFor(glob: string | undefined): GlobMatcher | undefined {
 }
 
 async function search(job: SearchJob): Promise<void> {
-  const regex = compileSearchRegex(job.pattern, job.ignoreCase);
-  if ('error' in regex) throw new Error(regex.error);
-  const matcher: Matcher = { regex, prefilter: makePrefilter(job.pattern, job.ignoreCase) };
+  const line = makeLineMatcher(job.pattern, job.ignoreCase);
+  if ('error' in line) throw new Error(line.error);
+  const matcher: Matcher = { line, prefilter: makePrefilter(job.pattern, job.ignoreCase) };
   const shared = new Int32Array(job.shared);
   // Counted before the message goes, so the main thread can tell when it has them all (see protocol.ts).
   const send = (matches: WireMatch[], notes: WireNote[]) => {
@@ -229,19 +230,19 @@ async function searchOne(absolute: string, matcher: Matcher, limit: number): Pro
     case 'too-large':
       return 'too-large';
     case 'huge':
-      return streamHuge(absolute, matcher.regex, limit);
+      return streamHuge(absolute, matcher.line, limit);
   }
 }
 
 /** A file too large to hold: streamed line by line through one small buffer, as read_file does. */
-async function streamHuge(absolute: string, regex: RegExp, limit: number): Promise<FoundLine[] | 'too-large'> {
+async function streamHuge(absolute: string, matcher: LineMatcher, limit: number): Promise<FoundLine[] | 'too-large'> {
   const found: FoundLine[] = [];
   const outcome = await readLines(absolute, {
     maxLineBytes: SEARCHED_LINE_BYTES,
     wants: () => true,
     onLine: (line) => {
-      const match = regex.exec(line.text);
-      if (match) found.push({ line: line.number, text: around(line.text, match.index, match[0].length) });
+      const match = matcher.find(line.text);
+      if (match) found.push({ line: line.number, text: around(line.text, match.index, match.length) });
       return found.length < limit;
     },
   });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TaskErrorCode } from '../../../common/errorCodes';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { useChat } from '../chatContext';
@@ -13,6 +14,7 @@ const titles: Record<ErrorKind, MessageKey> = {
   connection: 'chat.error.connection',
   overloaded: 'chat.error.overloaded',
   max_tokens: 'chat.error.maxTokens',
+  too_long: 'chat.error.tooLong',
   bad_request: 'chat.error.badRequest',
   other: 'chat.error.other',
 };
@@ -25,15 +27,16 @@ const advice: Record<ErrorKind, MessageKey> = {
   connection: 'chat.error.connectionHelp',
   overloaded: 'chat.error.overloadedHelp',
   max_tokens: 'chat.error.maxTokensHelp',
+  too_long: 'chat.error.tooLongHelp',
   bad_request: 'chat.error.badRequestHelp',
   other: 'chat.error.otherHelp',
 };
 
-/** A task that ended in an error: what happened, in main's words, and what to do next. */
-export function ErrorCard({ message, actionable }: { message: string; actionable: boolean }) {
+/** A task that ended in an error: what happened (from main's code), main's words, and what to do next. */
+export function ErrorCard({ message, code, actionable }: { message: string; code: TaskErrorCode | undefined; actionable: boolean }) {
   const { t } = useI18n();
   const { store, onOpenSettings } = useChat();
-  const kind = classifyError(message);
+  const kind = classifyError(code);
   const [retried, setRetried] = useState(false);
   return (
     <div className="chat-card card-error" role="group" aria-label={t(titles[kind])} data-outcome="error" data-error-kind={kind}>

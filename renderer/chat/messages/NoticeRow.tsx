@@ -17,6 +17,7 @@ const labels = {
   plan_update: 'chat.notice.planUpdate',
   max_tokens: 'chat.notice.maxTokens',
   plan_override: 'chat.notice.planOverride',
+  model: 'chat.notice.model',
 } as const;
 
 /** Something Keel told the model on its own; opens to show exactly what it was told. */

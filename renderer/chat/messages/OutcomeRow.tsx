@@ -54,7 +54,7 @@ export const OutcomeRow = memo(function OutcomeRow({
         </div>
       );
     case 'error':
-      return <ErrorCard message={item.message ?? ''} actionable={actionable} />;
+      return <ErrorCard message={item.message ?? ''} code={item.errorCode} actionable={actionable} />;
   }
 });
 

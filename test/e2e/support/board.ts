@@ -38,7 +38,12 @@ export async function addStep(page: Page, content: string): Promise<void> {
 
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Whether this run keeps screenshots to look at (KEEL_SCREENSHOTS=1); no test reads them. */
+export const screenshotsWanted = (env: NodeJS.ProcessEnv = process.env): boolean => env.KEEL_SCREENSHOTS === '1';
+
+/** Saves the page as test-results/screenshots/NAME.png when screenshots are wanted (or `always`); returns the path, or null. */
+export async function screenshot(page: Page, name: string, options: { always?: boolean } = {}): Promise<string | null> {
+  if (!options.always && !screenshotsWanted()) return null;
   mkdirSync(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path });

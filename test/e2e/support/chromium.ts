@@ -1,7 +1,8 @@
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -58,6 +59,31 @@ export const chromiumArgs = [
 /** A headless Chromium with the project's fixed flags; each context gets a fresh profile. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+}
+
+/**
+ * The Chromium the global setup started for the whole run (one for every test file: a context per
+ * page keeps them apart), connected once per file; a Chromium of the file's own when there is none.
+ */
+let shared: Promise<Browser> | undefined;
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= (async () => {
+    const endpoint = inject('chromiumEndpoint');
+    return endpoint ? chromium.connect(endpoint) : launchChromium();
+  })();
+  return shared;
+}
+
+/** Starts the Chromium that `sharedBrowser` connects to; the global setup closes it after the run. */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared Chromium's websocket address, when the run includes browser tests. */
+    chromiumEndpoint: string | undefined;
+  }
 }
 
 export interface PageOptions {

@@ -35,7 +35,7 @@ export interface StartOptions {
  * Starts `node bin/keel.js web --port 0` as a real child process and reads its URL from the
  * `Open http://...` line it prints. Needs `npm run build:test` first (the terminal tests use its hook).
  */
-export async function startKeelWeb({ workspace, keelHome, timeoutMs = 20_000, env = {} }: StartOptions): Promise<KeelWeb> {
+export async function startKeelWeb({ workspace, keelHome, timeoutMs = 60_000, env = {} }: StartOptions): Promise<KeelWeb> {
   const args = [join(repoRoot, 'bin/keel.js'), 'web', ...(workspace === undefined ? [] : ['--workspace', workspace]), '--port', '0'];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,

@@ -148,6 +148,7 @@ describe('a long task against a small context window', () => {
     const finished = await sendTask(harness, 'read all of big.txt', 60_000);
     expect(finished.outcome).toBe('error');
     expect(finished.message).toMatch(/too long for the model even after making room/);
+    expect(finished.errorCode).toBe('too_long');
     expect(finished.message).toMatch(/contextWindow/);
     expect(harness.server.requests.filter((r) => r.rejected).length).toBe(2);
 
@@ -161,6 +162,7 @@ describe('a long task against a small context window', () => {
     const finished = await sendTask(harness, `please look at this log:\n${'a log line that goes on and on\n'.repeat(1_500)}`, 60_000);
     expect(finished.outcome).toBe('error');
     expect(finished.message).toMatch(/set the conversation aside/);
+    expect(finished.errorCode).toBe('too_long');
     expect(harness.server.requests.filter((r) => r.rejected).length).toBe(2);
 
     expect((await sendTask(harness, 'say hi')).outcome).toBe('done');

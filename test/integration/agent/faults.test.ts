@@ -67,22 +67,25 @@ describe('faults of the model API', () => {
     expect(finished.outcome).toBe('error');
     expect(finished.message).toMatch(/API key was refused \(401\)/);
     expect(finished.message).toMatch(/Check the API key/);
+    expect(finished.errorCode).toBe('auth');
     expect(harness.server.requests).toHaveLength(1); // no retries of a wrong key
     expect(harness.server.requests[0]!.rejected).toBeDefined();
 
     expect(JSON.stringify(harness.events)).not.toContain(wrongKey);
     expect(transcriptOf(harness)).not.toContain(wrongKey);
     expect(transcriptOf(harness)).toContain('"outcome":"error"');
+    expect(transcriptOf(harness)).toContain('"errorCode":"auth"');
   });
 
   it.each([
-    { status: 400, apiMessage: 'messages.0.content: Field required', says: /rejected the request \(400\)/ },
-    { status: 404, apiMessage: 'model: claude-test', says: /Not found \(404\).*Check the model name/ },
-  ])('ends plainly on a $status, without retrying it', async ({ status, apiMessage, says }) => {
+    { status: 400, apiMessage: 'messages.0.content: Field required', says: /rejected the request \(400\)/, code: 'bad_request' },
+    { status: 404, apiMessage: 'model: claude-test', says: /Not found \(404\).*Check the model name/, code: 'not_found' },
+  ])('ends plainly on a $status, without retrying it', async ({ status, apiMessage, says, code }) => {
     harness = await startAgentHarness([errorStatus(status, { message: apiMessage })]);
     const finished = await sendTask(harness, 'hello');
     expect(finished.outcome).toBe('error');
     expect(finished.message).toMatch(says);
+    expect(finished.errorCode).toBe(code);
     expect(finished.message).toContain(apiMessage);
     // The API's words, not the raw error JSON.
     expect(finished.message).not.toMatch(/[{}]|"type"|request_id/);
@@ -129,6 +132,17 @@ describe('faults of the model API', () => {
       'The first half of a long answer',
       'and the second half.',
     ]);
+  });
+
+  it('ends with max_tokens when every answer is cut, and says to raise the limit', async () => {
+    const cutAnswer = () => ({ ...reply(text('An answer that never ends')), stop_reason: 'max_tokens' as const });
+    harness = await startAgentHarness([cutAnswer(), cutAnswer(), cutAnswer(), cutAnswer()]);
+    const finished = await sendTask(harness, 'explain');
+    expect(finished.outcome).toBe('error');
+    expect(finished.errorCode).toBe('max_tokens');
+    expect(finished.message).toMatch(/Raise max tokens/);
+    expect(harness.server.requests).toHaveLength(4);
+    expect(harness.server.errors).toEqual([]);
   });
 
   it('ends the task as refused when the model refuses', async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CANCELLED_RESULT } from '../../../main/agent/agent';
+import { CANCELLED_RESULT } from '../../../main/agent/modelTexts';
 import type { AgentTool } from '../../../main/agent/toolRunner';
 import { bashTool } from '../../../main/tools/bash';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';

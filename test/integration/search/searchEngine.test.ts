@@ -14,8 +14,10 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-/** A line on which `(a+)+$` backtracks for far longer than any test runs (each extra `a` doubles it). */
+/** A line on which RUNAWAY backtracks for far longer than any test runs (each extra `a` doubles it). */
 const RUNAWAY_LINE = `${'a'.repeat(40)}!`;
+/** Look-ahead keeps it on JavaScript's backtracking engine: the only one that can still run away. */
+const RUNAWAY = '(a+)+(?=b)';
 
 /** Counts the ticks of a 5 ms interval while `work` runs: a blocked main thread would count none. */
 async function ticksDuring<T>(work: () => Promise<T>): Promise<{ result: T; ticks: number }> {
@@ -32,14 +34,30 @@ async function ticksDuring<T>(work: () => Promise<T>): Promise<{ result: T; tick
 describe('search_text in worker threads', { timeout: 60_000 }, () => {
   it('keeps the main thread free during a catastrophic regex, and says the deadline stopped it', async () => {
     ws.file('runaway.txt', `${RUNAWAY_LINE}\n`);
-    const { result, ticks } = await ticksDuring(() => searchText({ pattern: '(a+)+$' }, ws.context, { deadlineMs: 1500 }));
+    const { result, ticks } = await ticksDuring(() => searchText({ pattern: RUNAWAY }, ws.context, { deadlineMs: 1500 }));
     expect(result.isError).toBe(false);
     expect(result.content).toBe(
-      'No matches for /(a+)+$/ in the workspace.\n(Stopped: the search hit its 1.5 s deadline, so it is incomplete. No matches were found before that. ' +
-        'A pattern with nested repetition such as (a+)+ can take forever on some lines: simplify it, or narrow the path or glob.)',
+      `No matches for /${RUNAWAY}/ in the workspace.\n(Stopped: the search hit its 1.5 s deadline, so it is incomplete. No matches were found before that. ` +
+        'A pattern with look-ahead or back-references and nested repetition can take forever on some lines: simplify it, or narrow the path or glob.)',
     );
     // 1.5 s of 5 ms ticks is ~300; a main thread blocked by the regex would manage none at all.
     expect(ticks).toBeGreaterThan(20);
+  });
+
+  it.each([
+    ['(a+)+$', `${'a'.repeat(40)}!`, `${'a'.repeat(40)}`],
+    ['(a|a)+$', `${'a'.repeat(40)}!`, `${'a'.repeat(40)}`],
+    ['(a|aa)+$', `${'a'.repeat(40)}!`, `${'a'.repeat(41)}`],
+    ['^(\\w+\\s?)+$', `${'word '.repeat(12)}!`, `${'word '.repeat(12)}end`],
+    ['(x+x+)+y', 'x'.repeat(40), `${'x'.repeat(40)}y`],
+    ['(.*a){25}', 'a'.repeat(24), 'a'.repeat(25)],
+    ['((ab)*)*c', `${'ab'.repeat(30)}!`, `${'ab'.repeat(30)}c`],
+  ])('answers the catastrophic pattern %s truly, without running into its deadline', async (pattern, missing, matching) => {
+    ws.file('miss.txt', `${missing}\n`);
+    const result = await searchText({ pattern }, ws.context, { deadlineMs: 20_000 });
+    expect(result).toEqual({ isError: false, content: `No matches for /${pattern}/ in the workspace.` });
+    ws.file('hit.txt', `${matching}\n`);
+    expect((await searchText({ pattern }, ws.context, { deadlineMs: 20_000 })).content).toBe(`hit.txt:1: ${matching}`);
   });
 
   it('answers Stop with "Stopped" and the matches found before it, while a worker is stuck', async () => {
@@ -56,7 +74,7 @@ describe('search_text in worker threads', { timeout: 60_000 }, () => {
         controller.abort();
       },
     };
-    const result = await searchText({ pattern: 'needle|(a+)+$' }, context);
+    const result = await searchText({ pattern: `needle|${RUNAWAY}` }, context);
     expect(streamed).toEqual(['a.txt:1: needle one\n']);
     expect(result.isError).toBe(true);
     expect(result.content).toBe('a.txt:1: needle one\nStopped: the task was cancelled while searching ".". The 1 matching lines above were found before that.');
@@ -72,7 +90,7 @@ describe('search_text in worker threads', { timeout: 60_000 }, () => {
 
   it('searches normally right after a search whose stuck worker had to be ended', async () => {
     ws.file('runaway.txt', `${RUNAWAY_LINE}\n`);
-    await searchText({ pattern: '(a+)+$' }, ws.context, { deadlineMs: 300 });
+    await searchText({ pattern: RUNAWAY }, ws.context, { deadlineMs: 300 });
     ws.file('z.txt', 'fine\n');
     expect((await searchText({ pattern: 'fine' }, ws.context)).content).toBe('z.txt:1: fine');
   });

@@ -226,6 +226,44 @@ describe('terminal output over keel web', () => {
     },
   );
 
+  it('with two pages on one terminal, the slower page bounds what is in flight; once it leaves, the faster one runs free', { timeout: 60_000 }, async () => {
+    const id = await page.create();
+    await waitFor(() => page.readable(id).includes(PROMPT), 'the prompt');
+    const slow = await openPage();
+    try {
+      const snapshot = await slow.request('terminal.snapshot', { id });
+      expect(snapshot.result.ok).toBe(true);
+      // The first page acknowledges everything at once; the second parses 1 MB a second and acknowledges nothing more.
+      slow.autoAck = false;
+      const rate = 1_000_000;
+      slow.ackAll(id, rate);
+      await sleep(200);
+      const start = slow.bytes(id);
+      const marker = uniqueMarker();
+      markers.push(marker);
+      await page.type(id, `yes flood.${marker}\r`);
+      await waitFor(() => slow.bytes(id) - start > flowWindowFor(rate), 'the flood to pass the slow page’s window');
+      let held = slow.bytes(id);
+      for (let settled = false; !settled;) {
+        await sleep(500);
+        settled = slow.bytes(id) === held;
+        held = slow.bytes(id);
+      }
+      // Held at the slow page's 150 KB, not the fast page's 3 MB.
+      expect(held - start).toBeLessThanOrEqual(flowWindowFor(rate) + ONE_READ + OUTPUT_BATCH_MAX_BYTES);
+      expect(processesWith(`flood.${marker}`)).not.toEqual([]);
+      const fastHeld = page.bytes(id);
+
+      slow.ws.close();
+      // Far more than the slow page's window: only the page that stayed holds the shell now.
+      await waitFor(() => page.bytes(id) - fastHeld > FLOW_HIGH_WATERMARK_BYTES / 2, 'the flood to run on for the page that stayed', 30_000);
+      await page.type(id, '\x03');
+      await waitFor(() => page.readable(id).endsWith(PROMPT), 'the prompt after the flood', 15_000);
+    } finally {
+      slow.ws.close();
+    }
+  });
+
   it('answers a malformed binary message with an error and keeps the connection', { timeout: 20_000 }, async () => {
     const reply = await page.rawBinary(new Uint8Array([7, 7, 7]));
     expect(reply.result).toMatchObject({ ok: false, error: { code: 'bad_request' } });

@@ -36,6 +36,30 @@ describe('FlowControl', () => {
     expect(flow.unacknowledgedBytes).toBe(FLOW_LOW_WATERMARK_BYTES - 1);
   });
 
+  it('counts per viewer: the one furthest behind holds the pty, and one that leaves stops counting', () => {
+    const { flow, calls } = counted();
+    // Sent before anyone acknowledged: the first viewer to claim the tab inherits it.
+    flow.sent(1000);
+    flow.acknowledged(1000, undefined, 'page-1');
+    flow.acknowledged(0, undefined, 'page-2');
+    flow.sent(FLOW_HIGH_WATERMARK_BYTES + 1);
+    expect(calls).toEqual(['pause']);
+    // page-1 catching up is not enough while page-2 is still a window behind.
+    flow.acknowledged(FLOW_HIGH_WATERMARK_BYTES + 1, undefined, 'page-1');
+    expect(flow.isPaused).toBe(true);
+    expect(flow.unacknowledgedBytes).toBe(FLOW_HIGH_WATERMARK_BYTES + 1);
+    flow.leave('page-2');
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(flow.unacknowledgedBytes).toBe(0);
+    // A reload of page-1 forgives only what page-1 had in flight.
+    flow.acknowledged(0, undefined, 'page-3');
+    flow.sent(FLOW_HIGH_WATERMARK_BYTES + 1);
+    flow.reset('page-1');
+    expect(flow.isPaused).toBe(true);
+    flow.reset('page-3');
+    expect(calls).toEqual(['pause', 'resume', 'pause', 'resume']);
+  });
+
   it("is sized by the window's parse rate once it reports one: a slow parser gets less in flight, within bounds", () => {
     const { flow, calls } = counted();
     // xterm.js on a `yes`: ~3 MB/s, so 450 KB is the FLOW_WINDOW_MS (150 ms) it may be behind.

@@ -43,7 +43,7 @@ async function webCore(env: NodeJS.ProcessEnv = {}, keyStore: KeyStore = setting
   const core = new KeelCore({ dataDir, host: 'web', version: 'test', keyStore });
   const settings = new SettingsService(dataDir, keyStore, env);
   await settings.init();
-  return { settings, handlers: { ...core.handlers, ...settingsHandlers({ settings } as KeelCore) } };
+  return { settings, handlers: { ...core.handlers, ...settingsHandlers({ settings, refreshModels: () => undefined } as unknown as KeelCore) } };
 }
 
 async function getSettings(core: SettingsApi): Promise<SettingsView> {

@@ -11,6 +11,7 @@ import type {
   ReplyStep,
   ScriptedAnthropic,
   ScriptedAnthropicOptions,
+  ScriptedModel,
   ScriptedRequest,
   StaticStep,
   StatusFault,
@@ -18,6 +19,8 @@ import type {
   StreamErrorFault,
 } from './types';
 import { validateMessagesRequest } from './validate';
+import { ThinkingLedger } from './thinkingLedger';
+import { checkAgainstModel, modelInfo } from './catalogue';
 
 const DEFAULT_MODELS = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
 
@@ -28,7 +31,12 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
   const errors: Error[] = [];
   const ids = new IdSource();
   const validate = options.validate ?? true;
-  const models = options.models ?? DEFAULT_MODELS;
+  const catalogue: ScriptedModel[] = Array.isArray(options.catalogue)
+    ? options.catalogue
+    : (options.models ?? DEFAULT_MODELS).map((id) => ({ id, capabilities: null }));
+  const models = catalogue.map((m) => m.id);
+  const ledger = new ThinkingLedger();
+  let modelRequests = 0;
   const textChunkChars = Math.max(1, options.textChunkChars ?? 12);
   let consumed = 0;
   let closed = false;
@@ -135,6 +143,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
 
   const runReply = async (step: ReplyStep, req: ScriptedRequest, res: ServerResponse, requestId: string): Promise<void> => {
     const reply = resolveReply(step, req.body, ids);
+    ledger.issue(reply);
     if (step.delayMs) await wait(step.delayMs, res);
     if (gone(res)) return;
     if (!req.stream) {
@@ -155,6 +164,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
 
   const runCut = async (step: CutFault, req: ScriptedRequest, res: ServerResponse, requestId: string): Promise<void> => {
     const reply = resolveReply({ content: [{ type: 'text', text: 'This reply is cut short before it ends.' }], ...step }, req.body, ids);
+    ledger.issue(reply);
     if (step.delayMs) await wait(step.delayMs, res);
     if (gone(res)) return;
     if (!req.stream) {
@@ -182,6 +192,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     if (step.delayMs) await wait(step.delayMs, res);
     if (req.stream && step.after !== undefined && !gone(res)) {
       const reply = resolveReply({ content: [{ type: 'text', text: 'This reply stalls and never ends.' }], ...step }, req.body, ids);
+      ledger.issue(reply);
       res.writeHead(200, sseHeaders(requestId, step.headers));
       res.flushHeaders();
       await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after);
@@ -197,6 +208,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       return;
     }
     const reply = resolveReply({ content: [{ type: 'text', text: 'This reply breaks off with an error.' }], ...step }, req.body, ids);
+    ledger.issue(reply);
     res.writeHead(200, sseHeaders(requestId, step.headers));
     res.flushHeaders();
     if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after))) return;
@@ -269,8 +281,19 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       if (problem !== null) return reject(400, 'invalid_request_error', problem);
     }
 
-    if (options.contextLimit !== undefined && record.tokens > options.contextLimit) {
-      return reject(400, 'invalid_request_error', `prompt is too long: ${record.tokens} tokens > ${options.contextLimit} maximum`);
+    if (validate) {
+      const body = parsed as Record<string, unknown>;
+      if (options.refuseThinking && body.thinking !== undefined) return reject(400, 'invalid_request_error', 'thinking: Extra inputs are not permitted');
+      const listed = Array.isArray(options.catalogue) ? catalogue.find((m) => m.id === body.model) : undefined;
+      const problem = checkAgainstModel(body, listed) ?? ledger.check(body);
+      if (problem !== null) return reject(400, 'invalid_request_error', problem);
+    }
+    const limit = Math.min(
+      options.contextLimit ?? Infinity,
+      (Array.isArray(options.catalogue) ? catalogue.find((m) => m.id === record.body.model)?.max_input_tokens : undefined) ?? Infinity,
+    );
+    if (record.tokens > limit) {
+      return reject(400, 'invalid_request_error', `prompt is too long: ${record.tokens} tokens > ${limit} maximum`);
     }
     const side = options.sideAnswer?.(record);
     if (side !== undefined) {
@@ -302,20 +325,22 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
 
   const handleModels = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     const requestId = ids.next('req');
+    modelRequests++;
     if (!authorized(req)) return sendError(res, 401, 'authentication_error', 'invalid x-api-key', requestId);
-    const info = (id: string): Record<string, unknown> => ({
-      type: 'model',
-      id,
-      display_name: id,
-      created_at: '2026-01-01T00:00:00Z',
-    });
+    if (options.catalogue === 'missing') return sendError(res, 404, 'not_found_error', 'Not Found', requestId);
+    if (options.catalogue === 'malformed') return sendJson(res, 200, { data: 'models', has_more: 'no' }, { 'request-id': requestId });
     const one = /^\/v1\/models\/([^/]+)$/.exec(path)?.[1];
     if (one !== undefined) {
-      const id = decodeURIComponent(one);
-      if (!models.includes(id)) return sendError(res, 404, 'not_found_error', `model: ${id}`, requestId);
-      return sendJson(res, 200, info(id), { 'request-id': requestId });
+      const model = catalogue.find((m) => m.id === decodeURIComponent(one));
+      if (!model) return sendError(res, 404, 'not_found_error', `model: ${decodeURIComponent(one)}`, requestId);
+      return sendJson(res, 200, modelInfo(model), { 'request-id': requestId });
     }
-    sendJson(res, 200, { data: models.map(info), has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null }, { 'request-id': requestId });
+    sendJson(
+      res,
+      200,
+      { data: catalogue.map(modelInfo), has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null },
+      { 'request-id': requestId },
+    );
   };
 
   const server = createServer((req, res) => {
@@ -348,6 +373,10 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     baseURL: `http://127.0.0.1:${port}`,
     port,
     requests,
+    get modelRequests() {
+      return modelRequests;
+    },
+    sign: (thinking) => ledger.sign(thinking),
     get remaining() {
       return queue.length;
     },

@@ -166,6 +166,27 @@ export interface ScriptedRequest {
   side?: boolean;
 }
 
+export type ScriptedEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export type ScriptedThinkingType = 'adaptive' | 'enabled' | 'disabled' | 'between_tools';
+
+/** One model of the catalogue GET /v1/models serves; what it lists is also what a request to it may ask for. */
+export interface ScriptedModel {
+  id: string;
+  display_name?: string;
+  /** The context window: a bigger request gets "prompt is too long: N tokens > M maximum". */
+  max_input_tokens?: number;
+  /** A request asking for more gets a 400. */
+  max_tokens?: number;
+  lifecycle?: 'active' | 'deprecated' | 'retired';
+  /** Thinking types accepted besides 'disabled' (always accepted). */
+  thinking?: ScriptedThinkingType[];
+  /** Effort levels accepted; none: output_config.effort is refused. */
+  effort?: ScriptedEffort[];
+  serverTools?: ('web_search' | 'code_execution')[];
+  /** null: listed without capabilities, as many compatible endpoints do (nothing is checked but max_tokens). */
+  capabilities?: null;
+}
+
 export interface ScriptedAnthropicOptions {
   script?: Step[];
   /** Default 0 (any free port). Always listens on 127.0.0.1. */
@@ -174,8 +195,16 @@ export interface ScriptedAnthropicOptions {
   validate?: boolean;
   /** When set, requests must carry it as `x-api-key` or `Authorization: Bearer …`, else 401. */
   apiKey?: string;
-  /** Ids listed by GET /v1/models. */
+  /** Ids listed by GET /v1/models (without limits or capabilities) when `catalogue` is not given. */
   models?: string[];
+  /**
+   * The catalogue GET /v1/models serves, with limits and capabilities that requests to those
+   * models are held to. 'missing': the route answers 404, as on many compatible endpoints;
+   * 'malformed': it answers 200 with a body that is not a model list.
+   */
+  catalogue?: ScriptedModel[] | 'missing' | 'malformed';
+  /** An endpoint that does not know thinking: any request carrying `thinking` gets a 400 naming it. */
+  refuseThinking?: boolean;
   /** Streaming: default characters per text_delta / thinking_delta piece. Default 12. */
   textChunkChars?: number;
   /**
@@ -197,6 +226,10 @@ export interface ScriptedAnthropic {
   readonly port: number;
   /** Every POST /v1/messages request received, in arrival order. */
   readonly requests: ScriptedRequest[];
+  /** GET /v1/models requests received (the list and single models). */
+  readonly modelRequests: number;
+  /** The signature this server gives a thinking text (to script a block a client must send back as is). */
+  sign(thinking: string): string;
   /** Number of script steps not yet consumed. */
   readonly remaining: number;
   /**

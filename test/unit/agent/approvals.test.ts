@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalMode } from '../../../common/approvals';
-import { judgeCommand, needsApproval, sessionRuleFor, type ApprovalContext } from '../../../main/agent/approvals';
+import { judgeCommand, kindOfCall, needsApproval, sessionRuleFor, type ApprovalContext, type ToolCall } from '../../../main/approvals/approvals';
 
 // The approval parser on its own: what a command line runs and writes, in bash and in PowerShell.
 
@@ -11,8 +11,10 @@ const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'keel-approvals-'
 const posix: ApprovalContext = { workspace, shell: 'posix' };
 const windows: ApprovalContext = { workspace: 'C:\\proj', shell: 'powershell', path: path.win32 };
 
+const bash = (command: string): ToolCall => ({ name: 'bash', kind: 'command', input: { command } });
+
 async function asks(command: string, rules: string[], mode: ApprovalMode = 'ask', context: ApprovalContext = posix): Promise<boolean> {
-  return needsApproval(mode, 'bash', { command }, new Set(rules), await judgeCommand(command, context));
+  return needsApproval(mode, bash(command), new Set(rules), await judgeCommand(command, context));
 }
 
 describe('bash: redirections are file changes', () => {
@@ -76,7 +78,7 @@ describe('bash: redirections are file changes', () => {
     const command = "cat > notes.md <<'EOF'\nrm -rf /\n$(whoami)\nEOF\necho done";
     expect(await asks(command, ['command:cat', 'command:echo'])).toBe(true);
     expect(await asks(command, ['command:cat', 'command:echo'], 'auto_edits')).toBe(false);
-    expect(sessionRuleFor('bash', { command })).toBe('command:cat echo');
+    expect(sessionRuleFor({ name: 'bash', kind: 'command', input: { command } })).toBe('command:cat echo');
     // An unquoted delimiter expands its body: a substitution there runs a command.
     expect(await asks('cat > notes.md <<EOF\n$(touch pwned)\nEOF', ['command:cat'], 'auto_edits')).toBe(true);
   });
@@ -135,7 +137,7 @@ describe('bash: wrappers never match a rule of the program they wrap', () => {
   });
 
   it('keywords are not programs: a rule for "do" cannot exist, the loop body is judged', async () => {
-    expect(sessionRuleFor('bash', { command: 'for f in *.txt; do wc -l "$f"; done' })).toBe('command:wc');
+    expect(sessionRuleFor({ name: 'bash', kind: 'command', input: { command: 'for f in *.txt; do wc -l "$f"; done' } })).toBe('command:wc');
     expect(await asks('for f in a b; do rm -rf ~; done', ['command:rm', 'command:for', 'command:do', 'command:done'])).toBe(true);
     expect(await asks('if true; then echo ok; fi', ['command:true', 'command:echo'])).toBe(false);
     expect(await asks('(echo x > ~/.profile)', ['command:echo'], 'auto_edits')).toBe(true);
@@ -174,7 +176,7 @@ describe('PowerShell mode (injected, as on Windows)', () => {
     expect(await asks('Remove-Item -Path:C:\\Users\\me\\x', ['command:Remove-Item'], 'ask', windows)).toBe(true);
     expect(await asks('Remove-Item build', ['command:Remove-Item'], 'ask', windows)).toBe(false);
     expect(await asks('sudo echo hi', ['command:sudo', 'command:echo'], 'ask', windows)).toBe(true);
-    expect(sessionRuleFor('bash', { command: 'npm test; git status' }, 'powershell')).toBe('command:npm git');
+    expect(sessionRuleFor({ name: 'bash', kind: 'command', input: { command: 'npm test; git status' } }, 'powershell')).toBe('command:npm git');
   });
 });
 
@@ -225,9 +227,22 @@ describe('any text a model sends', () => {
       const command = Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       for (const context of [posix, windows]) {
         const judged = await judgeCommand(command, context);
-        expect(typeof needsApproval('ask', 'bash', { command }, new Set(['command:rm']), judged)).toBe('boolean');
-        expect(typeof sessionRuleFor('bash', { command }, context.shell)).toBe('string');
+        expect(typeof needsApproval('ask', bash(command), new Set(['command:rm']), judged)).toBe('boolean');
+        expect(typeof sessionRuleFor({ name: 'bash', kind: 'command', input: { command } }, context.shell)).toBe('string');
       }
     }
+  });
+});
+
+describe('a tool declares its kind', () => {
+  it('the declared kind decides; a tool that does not say is a command, and a call to a missing MCP tool stays an MCP call', () => {
+    expect(kindOfCall('read_file', { kind: 'read' })).toBe('read');
+    expect(kindOfCall('anything', { kind: 'file_change' })).toBe('file_change');
+    expect(kindOfCall('deploy', {})).toBe('command');
+    expect(kindOfCall('deploy', undefined)).toBe('command');
+    expect(kindOfCall('mcp__db__query', undefined)).toBe('mcp');
+    // A read never asks; the same input under a command kind does.
+    expect(needsApproval('ask', { name: 'lookup', kind: 'read', input: { command: 'rm -rf /' } }, new Set())).toBe(false);
+    expect(needsApproval('ask', { name: 'lookup', kind: 'command', input: { command: 'rm -rf /' } }, new Set())).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsApproval, sessionRuleFor } from '../../../main/agent/approvals';
+import { needsApproval, sessionRuleFor } from '../../../main/approvals/approvals';
 import { parseServers } from '../../../main/mcp/mcpConfig';
 import { MCP_MAX_TEXT_BYTES, mcpShownText, toToolResult } from '../../../main/mcp/mcpResult';
 import { expandVariables } from '../../../main/mcp/expandVariables';
@@ -34,13 +34,13 @@ describe('MCP tool names', () => {
 
   it('MCP tools ask in every mode but full auto, unless the tool or its server is allowed', () => {
     const name = 'mcp__db__query';
-    expect(needsApproval('auto_edits', name, { command: 'ls' }, new Set(['command:ls']))).toBe(true);
-    expect(needsApproval('full_auto', name, {}, new Set())).toBe(false);
-    expect(needsApproval('ask', name, {}, new Set(['tool:mcp__db__query']))).toBe(false);
-    expect(needsApproval('ask', name, {}, new Set(['mcp:db']))).toBe(false);
-    expect(needsApproval('ask', name, {}, new Set(['mcp:other']))).toBe(true);
+    expect(needsApproval('auto_edits', { name, kind: 'mcp', input: { command: 'ls' } }, new Set(['command:ls']))).toBe(true);
+    expect(needsApproval('full_auto', { name, kind: 'mcp', input: {} }, new Set())).toBe(false);
+    expect(needsApproval('ask', { name, kind: 'mcp', input: {} }, new Set(['tool:mcp__db__query']))).toBe(false);
+    expect(needsApproval('ask', { name, kind: 'mcp', input: {} }, new Set(['mcp:db']))).toBe(false);
+    expect(needsApproval('ask', { name, kind: 'mcp', input: {} }, new Set(['mcp:other']))).toBe(true);
     // An argument named "command" does not turn it into a shell rule.
-    expect(sessionRuleFor(name, { command: 'rm -rf /' })).toBe('tool:mcp__db__query');
+    expect(sessionRuleFor({ name, kind: 'mcp', input: { command: 'rm -rf /' } })).toBe('tool:mcp__db__query');
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 
 import type { PlanChange } from '../../../common/plan/diff';
 import type { PlanVersion } from '../../../common/plan/types';
@@ -86,6 +86,26 @@ describe('onChange', () => {
     stop();
     store.propose([], { source: 'user' });
     expect(heard).toHaveLength(1);
+  });
+
+  it('a listener that throws (the transcript write on a full disk) stops neither the others nor the edit', () => {
+    const store = storeWithPlan();
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      store.onChange(() => {
+        throw new Error('ENOSPC: no space left on device');
+      });
+      const changed: number[] = [];
+      store.onChange((version) => changed.push(version.version));
+      const result = store.propose([{ content: 'Only step' }], { source: 'user' });
+      expect(result.ok).toBe(true);
+      expect(store.version).toBe(2);
+      // plan.changed still goes out: the board shows the edit the agent will see.
+      expect(changed).toEqual([2]);
+      expect(String(reported.mock.calls.flat())).toContain('ENOSPC');
+    } finally {
+      reported.mockRestore();
+    }
   });
 });
 

@@ -1,24 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { PlatformPath } from 'node:path';
-import type { ApprovalDecision, ApprovalMode, ApprovalRequest, ToolKind } from '../../common/approvals';
+import type { ApprovalMode, ApprovalRequest, ToolKind } from '../../common/approvals';
 import { commandLinePrograms, judgeCommandLine } from './shellLine';
 import type { ShellKind } from './shellWords';
 import { placeOf } from './writePlaces';
 import { isMcpToolName, serverSegmentOf } from '../mcp/toolNames';
 
-/** Which tool does what, for the approval modes. Unknown tools are treated as commands: ask. */
-export const TOOL_KINDS: Record<string, ToolKind> = {
-  bash: 'command',
-  write_file: 'file_change',
-  edit_file: 'file_change',
-  read_file: 'read',
-  list_files: 'read',
-  search_text: 'read',
-  todo: 'plan',
-};
+/** A tool call as approvals see it: its tool's name and declared kind, and its input. */
+export interface ToolCall {
+  name: string;
+  kind: ToolKind;
+  input: unknown;
+}
 
-export function toolKind(name: string): ToolKind {
-  return TOOL_KINDS[name] ?? 'command';
+/**
+ * The kind of the tool a call names. A call to a tool Keel does not hold is judged by its name:
+ * an MCP server's tool that went away is still an MCP call; anything else is a command, and asks.
+ */
+export function kindOfCall(name: string, tool: { kind?: ToolKind } | undefined): ToolKind {
+  return tool ? (tool.kind ?? 'command') : isMcpToolName(name) ? 'mcp' : 'command';
 }
 
 /**
@@ -26,10 +25,11 @@ export function toolKind(name: string): ToolKind {
  * `npm …`); for a chain or pipe, all of its programs (`npm test 2>&1 | tail` allows `npm …` and
  * `tail …`); for a file change, every file change in the workspace.
  */
-export function sessionRuleFor(name: string, input: unknown, shell: ShellKind = 'posix'): string {
-  if (isMcpToolName(name)) return `tool:${name}`;
-  if (toolKind(name) === 'file_change') return 'file_change';
-  const command = commandOf(input);
+export function sessionRuleFor(call: ToolCall, shell: ShellKind = 'posix'): string {
+  const { name, kind } = call;
+  if (kind === 'mcp') return `tool:${name}`;
+  if (kind === 'file_change') return 'file_change';
+  const command = commandOf(call.input);
   const programs = command === undefined ? [] : [...new Set(commandLinePrograms(command, shell) ?? [firstWord(command)])].filter((p) => p !== '');
   return programs.length > 0 ? `command:${programs.join(' ')}` : `tool:${name}`;
 }
@@ -76,15 +76,15 @@ export async function judgeCommand(command: string, context: ApprovalContext): P
  * Pure: whether a call must wait for the person under this mode and the session's rules. A
  * command needs its judgement (judgeCommand); without one it asks.
  */
-export function needsApproval(mode: ApprovalMode, name: string, input: unknown, sessionRules: ReadonlySet<string>, judged?: CommandJudgement): boolean {
+export function needsApproval(mode: ApprovalMode, call: ToolCall, sessionRules: ReadonlySet<string>, judged?: CommandJudgement): boolean {
+  const { name, kind } = call;
   // An MCP tool can do anything its server does: it asks in every mode but full auto, unless the
   // tool (`tool:<name>`) or its whole server (`mcp:<server>`) is allowed.
-  if (isMcpToolName(name)) return mode !== 'full_auto' && !sessionRules.has(`tool:${name}`) && !sessionRules.has(`mcp:${serverSegmentOf(name)}`);
-  const kind = toolKind(name);
+  if (kind === 'mcp') return mode !== 'full_auto' && !sessionRules.has(`tool:${name}`) && !sessionRules.has(`mcp:${serverSegmentOf(name)}`);
   if (kind === 'read' || kind === 'plan' || mode === 'full_auto') return false;
   if (kind === 'file_change' && mode === 'auto_edits') return false;
-  const command = kind === 'command' ? commandOf(input) : undefined;
-  if (command === undefined || firstWord(command) === '') return !sessionRules.has(sessionRuleFor(name, input));
+  const command = kind === 'command' ? commandOf(call.input) : undefined;
+  if (command === undefined || firstWord(command) === '') return !sessionRules.has(sessionRuleFor(call));
   // A rule allows a program, not whatever else a command line chains to it: every program of a
   // chain or pipe must be allowed, a command we cannot judge (a substitution, a PowerShell script
   // block) or one that runs another program (sudo, bash -c) always asks, and so does a write
@@ -111,51 +111,10 @@ function commandOf(input: unknown): string | undefined {
 }
 
 /** The command line of a bash call, if it is one. */
-export function commandOfCall(name: string, input: unknown): string | undefined {
-  return toolKind(name) === 'command' ? commandOf(input) : undefined;
+export function commandOfCall(call: ToolCall): string | undefined {
+  return call.kind === 'command' ? commandOf(call.input) : undefined;
 }
 
 function firstWord(command: string): string {
   return command.trim().split(/\s+/)[0] ?? '';
-}
-
-type Waiter = { request: ApprovalRequest; resolve: (decision: ApprovalDecision) => void };
-
-/**
- * Holds the approval cards that wait for the person. A stop of the task answers them all as
- * denied, so the loop never hangs on a card nobody will click.
- */
-export class ApprovalBroker {
-  private readonly waiting = new Map<string, Waiter>();
-
-  get pending(): ApprovalRequest[] {
-    return [...this.waiting.values()].map((w) => w.request);
-  }
-
-  ask(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): { request: ApprovalRequest; decision: Promise<ApprovalDecision> } {
-    const full: ApprovalRequest = { ...request, id: randomUUID() };
-    const decision = new Promise<ApprovalDecision>((resolve) => {
-      if (signal.aborted) return resolve({ decision: 'deny', reason: 'The task was stopped.' });
-      const onAbort = () => this.answer(full.id, { decision: 'deny', reason: 'The task was stopped.' });
-      // The listener goes with the card: a long task asks many times on the same signal.
-      this.waiting.set(full.id, {
-        request: full,
-        resolve: (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answer);
-        },
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    return { request: full, decision };
-  }
-
-  /** Returns false when no card with that id is waiting (already answered, or stale). */
-  answer(id: string, decision: ApprovalDecision): boolean {
-    const waiter = this.waiting.get(id);
-    if (!waiter) return false;
-    this.waiting.delete(id);
-    waiter.resolve(decision);
-    return true;
-  }
 }

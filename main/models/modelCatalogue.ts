@@ -1,0 +1,133 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { createHash } from 'node:crypto';
+import type { Effort } from '../../common/modelCapabilities';
+import type { ModelSettings } from '../settings/modelSettings';
+import { builtinFacts } from './builtinModels';
+import type { ModelFacts } from './modelFacts';
+import { resolveProfile, type ModelProfile } from './modelProfile';
+import { parseCatalogue } from './parseCatalogue';
+
+/** How long a task waits for a catalogue it has never had: a moment, then it goes on with defaults. */
+export const FIRST_LOOKUP_WAIT_MS = 1_500;
+/** A catalogue is asked again after this long, in the background; one that failed, sooner. */
+const REFRESH_MS = 60 * 60 * 1000;
+const RETRY_FAILED_MS = 60 * 1000;
+const FETCH_TIMEOUT_MS = 10_000;
+
+interface Entry {
+  models: Map<string, ModelFacts>;
+  warning?: string;
+  /** Asked again after this time (a failure sooner than a catalogue that was read). */
+  expiresAt: number;
+}
+
+/** What the service itself said about an endpoint and model while Keel used it. */
+interface Learned {
+  windows: Map<string, number>;
+  thinkingRefused: boolean;
+  effortRefused: Set<string>;
+}
+
+/**
+ * The endpoint's model catalogue, per endpoint and key, asked for in the background and kept;
+ * with what the service taught while it was used (a smaller window, thinking refused).
+ */
+export class ModelCatalogue {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly learned = new Map<string, Learned>();
+
+  constructor(private readonly log?: (line: string) => void) {}
+
+  /** Starts fetching the catalogue for these settings unless it is fresh or on its way. */
+  refresh(settings: ModelSettings): Promise<void> {
+    const key = endpointKey(settings);
+    const entry = this.entries.get(key);
+    if (entry && Date.now() < entry.expiresAt) return Promise.resolve();
+    const running = this.pending.get(key);
+    if (running) return running;
+    if (!settings.apiKey) return Promise.resolve();
+    const job = fetchCatalogue(settings)
+      .then((fetched) => {
+        this.entries.set(key, { ...fetched, expiresAt: Date.now() + (fetched.failed ? RETRY_FAILED_MS : REFRESH_MS) });
+        if (fetched.warning) this.log?.(`warning: ${fetched.warning}`);
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, job);
+    return job;
+  }
+
+  /** The profile to run with; waits at most `waitMs` for a catalogue never fetched before. */
+  async profile(settings: ModelSettings, sessionEffort?: Effort, waitMs = FIRST_LOOKUP_WAIT_MS): Promise<ModelProfile> {
+    const key = endpointKey(settings);
+    const job = this.refresh(settings);
+    if (!this.entries.has(key)) await Promise.race([job, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    return this.profileNow(settings, sessionEffort);
+  }
+
+  /** The profile from what is known now, never waiting. */
+  profileNow(settings: ModelSettings, sessionEffort?: Effort): ModelProfile {
+    const entry = this.entries.get(endpointKey(settings));
+    const learned = this.learned.get(endpointKey(settings));
+    const facts = entry?.models.get(settings.model) ?? builtinFacts(settings.model);
+    const models = entry ? [...entry.models.values()].map((m) => ({ id: m.id, deprecated: m.deprecated })) : [];
+    return resolveProfile({
+      settings,
+      ...(facts ? { facts } : {}),
+      ...(learned?.windows.has(settings.model) ? { learnedWindow: learned.windows.get(settings.model)! } : {}),
+      thinkingRefused: learned?.thinkingRefused ?? false,
+      effortRefused: learned?.effortRefused.has(settings.model) ?? false,
+      ...(sessionEffort ? { sessionEffort } : {}),
+      models,
+      ...(entry?.warning ? { warning: entry.warning } : {}),
+    });
+  }
+
+  /** The service said the model's window is `limit` tokens ("N tokens > M maximum"). */
+  learnWindow(settings: ModelSettings, limit: number): void {
+    const learned = this.learnedFor(settings);
+    learned.windows.set(settings.model, Math.min(limit, learned.windows.get(settings.model) ?? Infinity));
+  }
+
+  learnThinkingRefused(settings: ModelSettings): void {
+    this.learnedFor(settings).thinkingRefused = true;
+  }
+
+  learnEffortRefused(settings: ModelSettings): void {
+    this.learnedFor(settings).effortRefused.add(settings.model);
+  }
+
+  private learnedFor(settings: ModelSettings): Learned {
+    const key = endpointKey(settings);
+    let learned = this.learned.get(key);
+    if (!learned) this.learned.set(key, (learned = { windows: new Map(), thinkingRefused: false, effortRefused: new Set() }));
+    return learned;
+  }
+}
+
+/** The endpoint and key, the key only as a hash: catalogues differ per key (its organisation's models). */
+function endpointKey(settings: ModelSettings): string {
+  const key = createHash('sha256')
+    .update(settings.apiKey ?? '')
+    .digest('hex')
+    .slice(0, 16);
+  return `${settings.baseURL ?? 'https://api.anthropic.com'}\u0000${key}`;
+}
+
+/** GET /v1/models; a missing route or an error leaves the catalogue empty (the built-in table applies). */
+async function fetchCatalogue(settings: ModelSettings): Promise<Omit<Entry, 'expiresAt'> & { failed?: boolean }> {
+  const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 1, timeout: FETCH_TIMEOUT_MS });
+  try {
+    const response = await client.models.list({ limit: 1000 }).asResponse();
+    const parsed = parseCatalogue(await response.json().catch(() => undefined));
+    return { models: new Map(parsed.models.map((m) => [m.id, m])), ...(parsed.warning ? { warning: parsed.warning } : {}) };
+  } catch (error) {
+    // Many compatible endpoints have no catalogue (404): that is normal, not worth a warning.
+    if (error instanceof Anthropic.NotFoundError) return { models: new Map() };
+    return {
+      models: new Map(),
+      failed: true,
+      warning: `The endpoint's model catalogue could not be read (${error instanceof Error ? error.message : String(error)}); Keel uses its defaults.`,
+    };
+  }
+}

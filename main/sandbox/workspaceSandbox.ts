@@ -1,0 +1,248 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SandboxSetting, SandboxStatus } from '../../common/sandbox';
+import { hostOnlyEnvironment } from './commandEnvironment';
+import type { HelperReply, HelperRequest } from './helperProtocol';
+import { locateHelperFile } from './helperFile';
+import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from './leftovers';
+import { placeholderCandidates, removePlaceholders } from './placeholders';
+import { sandboxPolicy } from './sandboxPolicy';
+import { secretPaths } from './secretPaths';
+
+export interface WorkspaceSandboxOptions {
+  workspace: string;
+  dataDir: string;
+  setting: SandboxSetting;
+  /** Hosts the network policy allows now. */
+  allowedHosts?: () => readonly string[];
+  platform?: NodeJS.Platform;
+  home?: string;
+  /** Where sessions' temp folders and the tool caches go; a Keel-owned folder under the system's temp by default. */
+  scratchRoot?: string;
+  log?: (message: string) => void;
+}
+
+/** How to run one command inside the sandbox: `bash -c <wrapped>`, the wrapped line one argument. */
+export interface SandboxedCommand {
+  file: string;
+  args: string[];
+  /** Variables the command needs inside: its temp folder and the package caches. */
+  env: Record<string, string>;
+  /** After the command ended: removes its placeholder files. */
+  done(): Promise<void>;
+}
+
+type Waiter = (reply: HelperReply) => void;
+type RequestBody = HelperRequest extends infer R ? (R extends HelperRequest ? Omit<R, 'id'> : never) : never;
+
+const START_TIMEOUT_MS = 20_000;
+
+/**
+ * The OS sandbox for one workspace's agent commands: a helper process (see sandboxHelper) that
+ * holds the runtime and its proxies, started in the workspace, and checked for real at start
+ * with a wrapped `true`. The status it reaches is what the status bar shows and what the approval
+ * gate and the bash tool follow.
+ */
+export class WorkspaceSandbox {
+  private child: ChildProcess | undefined;
+  private nextId = 1;
+  private readonly waiters = new Map<number, Waiter>();
+  private current: SandboxStatus = { state: 'checking' };
+  private record: string | undefined;
+  private started: Promise<SandboxStatus> | undefined;
+  private readonly listeners = new Set<(status: SandboxStatus) => void>();
+  readonly scratchRoot: string;
+
+  constructor(private readonly options: WorkspaceSandboxOptions) {
+    this.scratchRoot = options.scratchRoot ?? path.join(tmpdir(), `keel-sandbox-${process.getuid?.() ?? 'user'}`);
+  }
+
+  get status(): SandboxStatus {
+    return this.current;
+  }
+
+  get workspace(): string {
+    return this.options.workspace;
+  }
+
+  /** Listens for status changes; returns the function that stops listening. */
+  onStatus(listener: (status: SandboxStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setStatus(status: SandboxStatus): SandboxStatus {
+    this.current = status;
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch {
+        // one listener's failure stops no other
+      }
+    }
+    return status;
+  }
+
+  /** Starts and checks the sandbox once; later calls get the same answer. */
+  start(): Promise<SandboxStatus> {
+    this.started ??= this.startOnce();
+    return this.started;
+  }
+
+  private async startOnce(): Promise<SandboxStatus> {
+    const { setting } = this.options;
+    const platform = this.options.platform ?? process.platform;
+    if (setting === 'off') return this.setStatus({ state: 'off' });
+    if (platform === 'win32') {
+      return this.setStatus(setting === 'required' ? { state: 'unavailable', why: 'no sandbox on Windows yet', required: true } : { state: 'unsandboxed' });
+    }
+    try {
+      await this.launch();
+      await this.request({ type: 'init', config: this.policy() });
+      await this.request({ type: 'check' });
+      return this.setStatus({ state: 'on' });
+    } catch (error) {
+      await this.dispose();
+      return this.setStatus({ state: 'unavailable', why: error instanceof Error ? error.message : String(error), required: setting === 'required' });
+    }
+  }
+
+  private policy() {
+    const home = this.options.home ?? homedir();
+    return sandboxPolicy({
+      workspace: this.options.workspace,
+      writable: [this.scratchRoot],
+      secrets: secretPaths({ home, dataDir: this.options.dataDir }),
+      allowedHosts: this.options.allowedHosts?.() ?? [],
+    });
+  }
+
+  private async launch(): Promise<void> {
+    const helper = locateHelperFile();
+    const marker = randomUUID();
+    mkdirSync(this.scratchRoot, { recursive: true, mode: 0o700 });
+    this.record = writeHelperRecord(this.options.dataDir, {
+      ownerPid: process.pid,
+      marker,
+      workspace: this.options.workspace,
+      placeholders: placeholderCandidates(this.options.workspace),
+    });
+    const child = fork(helper.path, [], {
+      cwd: this.options.workspace,
+      execArgv: helper.execArgv,
+      env: { ...hostOnlyEnvironment(process.env), [HELPER_MARKER_VARIABLE]: marker, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
+    child.on('message', (reply: HelperReply) => {
+      const waiter = this.waiters.get(reply.id);
+      this.waiters.delete(reply.id);
+      waiter?.(reply);
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      const why = `the sandbox helper ended (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' ')}` : ''}`;
+      for (const [id, waiter] of this.waiters) waiter({ id, ok: false, error: why });
+      this.waiters.clear();
+      if (this.current.state === 'on') this.setStatus({ state: 'unavailable', why, required: this.options.setting === 'required' });
+    });
+  }
+
+  private request(message: RequestBody): Promise<Extract<HelperReply, { ok: true }>> {
+    const child = this.child;
+    if (!child?.connected) return Promise.reject(new Error('the sandbox helper is not running'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer =
+        message.type === 'init' || message.type === 'check'
+          ? setTimeout(() => this.waiters.get(id)?.({ id, ok: false, error: 'the sandbox check timed out' }), START_TIMEOUT_MS)
+          : undefined;
+      this.waiters.set(id, (reply) => {
+        clearTimeout(timer);
+        this.waiters.delete(id);
+        if (reply.ok) resolve(reply);
+        else reject(new Error(reply.error));
+      });
+      child.send({ ...message, id } as HelperRequest);
+    });
+  }
+
+  /** The session's own temp folder, made on first use. */
+  tempFolder(sessionId: string): string {
+    const dir = path.join(this.scratchRoot, 'tmp', sessionId.replace(/[^\w.-]/g, '_'));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** Keel's writable cache for package managers run inside (npm, pip, cargo…). */
+  cacheFolder(): string {
+    const dir = path.join(this.scratchRoot, 'cache');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** Tells the helper the hosts the network policy allows now (takes effect on the next connection). */
+  async setAllowedHosts(hosts: readonly string[]): Promise<void> {
+    if (this.current.state === 'on') await this.request({ type: 'hosts', allowedHosts: [...hosts] });
+  }
+
+  /** Wraps one command; only when the status is `on`. */
+  async wrap(command: string, sessionId: string): Promise<SandboxedCommand> {
+    const commandId = randomUUID();
+    const tmpDir = this.tempFolder(sessionId);
+    const candidates = placeholderCandidates(this.options.workspace);
+    const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
+    if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
+    const cache = this.cacheFolder();
+    return {
+      file: '/bin/bash',
+      args: ['-c', wrapped],
+      env: cacheEnvironment(cache, tmpDir),
+      done: async () => {
+        await this.request({ type: 'after', commandId }).catch(() => undefined);
+        // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
+        removePlaceholders(candidates);
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child) {
+      const ended = new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once('exit', () => resolve());
+      });
+      // Disconnecting lets the helper reset the runtime (proxies, bridges, placeholders) and exit.
+      if (child.connected) child.disconnect();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await ended;
+      clearTimeout(timer);
+    }
+    if (this.record) removeHelperRecord(this.record);
+    this.record = undefined;
+  }
+}
+
+/** Package managers' caches and the temp folder, pointed at places the sandbox lets them write. */
+export function cacheEnvironment(cache: string, tmpDir: string): Record<string, string> {
+  return {
+    TMPDIR: tmpDir,
+    npm_config_cache: path.join(cache, 'npm'),
+    YARN_CACHE_FOLDER: path.join(cache, 'yarn'),
+    PIP_CACHE_DIR: path.join(cache, 'pip'),
+    CARGO_HOME: path.join(cache, 'cargo'),
+    GOCACHE: path.join(cache, 'go-build'),
+    GOMODCACHE: path.join(cache, 'go-mod'),
+    XDG_CACHE_HOME: path.join(cache, 'xdg'),
+  };
+}

