@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalRequestSchema } from './approvals';
-import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
+import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 import { TASK_ERROR_CODES } from './errorCodes';
 
@@ -45,6 +45,10 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     content: z.string(),
     isError: z.boolean(),
     images: z.array(EventImageSchema).optional(),
+    /** An accepted `todo` call: the version it replaced and the one it stored (common/plan/callStep.ts). */
+    plan: PlanStepSchema.optional(),
+    /** The person's edits the call replaced, since the agent's previous plan. */
+    yours: PlanStepSchema.optional(),
   }),
   /** Something Keel told the model on its own: a reminder, the completion gate, the person's plan edit. */
   /** `plan_override` is for the person only: the agent's accepted plan undid part of their edit (`overrides` says where). */
@@ -53,6 +57,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     kind: z.enum(['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model']),
     message: z.string(),
     overrides: z.array(PlanOverrideSchema).optional(),
+    /** `plan_update`: the plan the model had seen and the plan with the person's edit. */
+    plan: PlanStepSchema.optional(),
   }),
   z.object({ type: z.literal('usage'), round: UsageSchema, session: UsageSchema }),
   /** How full the context window is now (after each answer and each compaction). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TaskErrorCodeSchema, TaskOutcomeSchema } from './agentEvents';
 import { CompactionInfoSchema } from './contextWindow';
-import { PlanOverrideSchema } from './plan/schemas';
+import { PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 
 /** A picture in the chat: the name of its blob in the data folder (`chat.image` gives its bytes). */
 export const ChatImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -32,8 +32,18 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     input: z.unknown(),
     output: z.string().optional(),
     result: z.object({ content: z.string(), isError: z.boolean(), images: z.array(ChatImageSchema).optional() }).optional(),
+    /** An accepted `todo` call: what it replaced and stored, and the person's edits before it. */
+    plan: PlanStepSchema.optional(),
+    yours: PlanStepSchema.optional(),
   }),
-  z.object({ kind: z.literal('notice'), id: z.string(), notice: z.string(), text: z.string(), overrides: z.array(PlanOverrideSchema).optional() }),
+  z.object({
+    kind: z.literal('notice'),
+    id: z.string(),
+    notice: z.string(),
+    text: z.string(),
+    overrides: z.array(PlanOverrideSchema).optional(),
+    plan: PlanStepSchema.optional(),
+  }),
   z.object({
     kind: z.literal('outcome'),
     id: z.string(),

@@ -45,6 +45,8 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       return updateTool(items, event.id, (tool) => ({
         ...tool,
         result: { content: event.content, isError: event.isError, ...(event.images?.length ? { images: event.images } : {}) },
+        ...(event.plan ? { plan: event.plan } : {}),
+        ...(event.yours ? { yours: event.yours } : {}),
       }));
     case 'message_queued':
       return [...items, { kind: 'user', id: event.id, text: event.text, ...extrasOf(event), queued: true }];
@@ -63,7 +65,14 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
     case 'notice':
       return aboveQueued(items, (body) => [
         ...endStreaming(body),
-        { kind: 'notice', id: newId(), notice: event.kind, text: event.message, ...(event.overrides ? { overrides: event.overrides } : {}) },
+        {
+          kind: 'notice',
+          id: newId(),
+          notice: event.kind,
+          text: event.message,
+          ...(event.overrides ? { overrides: event.overrides } : {}),
+          ...(event.plan ? { plan: event.plan } : {}),
+        },
       ]);
     case 'compaction': {
       const { type: _type, ...info } = event;

@@ -11,6 +11,10 @@ export const PlanItemSchema = z.object({
   owner: z.string().optional(),
 });
 
+/** A change of the plan as two lists, for the window to diff and say in its own language. */
+export const PlanStepSchema = z.object({ before: z.array(PlanItemSchema), after: z.array(PlanItemSchema) });
+export type PlanStep = z.infer<typeof PlanStepSchema>;
+
 /** Where the agent's plan undid the person's last edit (common/plan/overrides.ts). */
 export const PlanOverrideSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('dropped'), item: PlanItemSchema, index: z.number().int().nonnegative() }),

@@ -5,7 +5,7 @@ import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import type { Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import type { TaskErrorCode } from '../../common/errorCodes';
-import { renderOverrides, type PlanOverride } from '../../common/plan/overrides';
+import { renderOverrides } from '../../common/plan/overrides';
 import { unfinishedItems } from '../../common/plan/render';
 import { completionGate } from '../../common/plan/rules';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
@@ -13,6 +13,7 @@ import type { PlanView } from '../plan/planView';
 import { ApprovalGate } from '../approvals/approvalGate';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { NoticeKind } from '../session/transcriptRecords';
+import type { NoticeExtra } from '../session/workspaceSession';
 import { shellDisplayName } from '../tools/bash/shell';
 import type { AgentOptions } from './agentOptions';
 import { ContextKeeper, type RoomContext } from './compaction/contextKeeper';
@@ -381,10 +382,13 @@ export class Agent {
 
   /** Adds the `<plan-update source="user">` block when the person edited the plan since the model last saw it. */
   private addUserPlanUpdate(pending: ContentBlockParam[]): void {
+    const { plan } = this.planView;
+    const seen = this.planView.seenVersion;
     const update = takeUserPlanUpdate(this.planView);
     if (!update) return;
     pending.push(update);
-    this.notice('plan_update', update.text);
+    // The window shows the person's edit as a diff in its own language, not the model's wire text.
+    this.notice('plan_update', update.text, { plan: { before: plan.getVersion(seen)?.items ?? [], after: plan.items } });
   }
 
   private systemPrompt() {
@@ -443,16 +447,16 @@ export class Agent {
   }
 
   /** What Keel told the model on its own, shown in the chat and kept in the transcript. */
-  private notice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
-    this.options.session.recordNotice(kind, message, overrides);
-    this.emit({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}) });
+  private notice(kind: NoticeKind, message: string, extra: NoticeExtra = {}): void {
+    this.options.session.recordNotice(kind, message, extra);
+    this.emit({ type: 'notice', kind, message, ...extra });
   }
 
   /** The person is told, in the chat, where the agent's accepted plan undid their last edit. */
   private noticeOverrides(versionBefore: number): void {
     const current = this.options.session.plan.current;
     if (!current || current.version === versionBefore || current.source !== 'agent' || !current.overrides) return;
-    this.notice('plan_override', renderOverrides(current.overrides), current.overrides);
+    this.notice('plan_override', renderOverrides(current.overrides), { overrides: current.overrides });
   }
 
   /** A stopped task keeps a valid history: whatever was answered so far is saved, the rest normalised. */

@@ -1,4 +1,5 @@
 import type { ContentBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { todoCallStep } from '../../common/plan/callStep';
 import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalGate } from '../approvals/approvalGate';
 import type { NetworkPolicy } from '../network/networkPolicy';
@@ -70,7 +71,8 @@ export async function runRoundCalls(calls: readonly ToolUseBlock[], cut: ToolUse
     }
     const pictures = resultPictures(result);
     const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
-    emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images });
+    const step = planVersion === undefined ? null : todoCallStep(session.plan.history, planVersion);
+    emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images, ...step });
     results.push(toolResultBlock(call.id, result));
     if (planVersion !== undefined) context.ran(planVersion);
   }

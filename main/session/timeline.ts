@@ -1,5 +1,9 @@
 import type { ChatItem } from '../../common/chat';
-import { PlanOverrideSchema } from '../../common/plan/schemas';
+import { todoCallStep, type TodoCallStep } from '../../common/plan/callStep';
+import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from '../../common/plan/schemas';
+import { TODO_TOOL_NAME } from '../../common/plan/todoToolDefinition';
+import type { PlanVersion } from '../../common/plan/types';
+import { recordItems } from './planRecords';
 import { mcpShownText } from '../mcp/mcpResult';
 import { isMcpToolName } from '../mcp/toolNames';
 import { messageExtras, resultImages } from './timelineImages';
@@ -17,6 +21,10 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
   const tools = new Map<string, number>();
   let waiting: ({ id: string; text: string } & ReturnType<typeof messageExtras>)[] = [];
   let counter = 0;
+  // The plan's versions as recorded, for what each accepted todo call replaced (as the live card has it).
+  const versions: PlanVersion[] = [];
+  const todoCalls: string[] = [];
+  const steps = new Map<string, TodoCallStep>();
   for (const value of records) {
     // A record of the wrong shape is left out of the chat, as the restore skips it.
     const record = parseTranscriptRecord(value);
@@ -42,16 +50,28 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
         ...(record.errorCode !== undefined ? { errorCode: record.errorCode } : {}),
         ...(record.openSteps !== undefined ? { openSteps: record.openSteps } : {}),
       });
+    } else if (record?.type === 'plan') {
+      const read = recordItems(record, versions.at(-1));
+      const parsed = 'items' in read ? PlanItemSchema.array().safeParse(read.items) : null;
+      if (!parsed?.success) continue;
+      const replaced = versions.at(-1)?.version ?? 0;
+      versions.push({ version: record.version, source: record.source, items: parsed.data, at: record.at ?? '' });
+      // Tools run in order and a todo call stores at most one version: the oldest call still waiting.
+      const step = record.source === 'agent' ? todoCallStep(versions, replaced) : null;
+      const call = step ? todoCalls.shift() : undefined;
+      if (step && call) steps.set(call, step);
     } else if (record?.type === 'compaction') {
       items.push({ kind: 'compaction', ...record.info });
     } else if (record?.type === 'notice') {
       const overrides = PlanOverrideSchema.array().safeParse(record.overrides);
+      const plan = PlanStepSchema.safeParse(record.plan);
       items.push({
         kind: 'notice',
         id: `notice-${counter++}`,
         notice: record.kind,
         text: record.message,
         ...(overrides.success ? { overrides: overrides.data } : {}),
+        ...(plan.success ? { plan: plan.data } : {}),
       });
     } else if (record?.type === 'message') {
       const { role, content } = record.message;
@@ -65,13 +85,17 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
           items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: '', redacted: true });
         } else if (role === 'assistant' && block.type === 'tool_use') {
           tools.set(block.id, items.length);
+          if (block.name === TODO_TOOL_NAME) todoCalls.push(block.id);
           items.push({ kind: 'tool', id: block.id, name: block.name, input: block.input });
         } else if (role === 'user' && block.type === 'tool_result') {
           const at = tools.get(block.tool_use_id);
           const tool = at === undefined ? undefined : items[at];
           if (tool?.kind === 'tool') {
             const content = isMcpToolName(tool.name) && Array.isArray(block.content) ? mcpShownText(block.content) : resultText(block.content);
-            items[at!] = { ...tool, result: { content, isError: block.is_error === true, ...resultImages(block.content) } };
+            items[at!] = { ...tool, result: { content, isError: block.is_error === true, ...resultImages(block.content) }, ...steps.get(tool.id) };
+            // A call refused (stale, invalid) stored nothing: it no longer waits for a version.
+            const waiting = todoCalls.indexOf(tool.id);
+            if (waiting >= 0) todoCalls.splice(waiting, 1);
           }
         }
       }

@@ -79,6 +79,8 @@ export const NoticeRecordSchema = z.object({
   message: z.string(),
   /** Judged where it is shown: an unreadable list is left out, the notice kept. */
   overrides: z.unknown().optional(),
+  /** A `plan_update`'s two lists (PlanStepSchema), judged where shown as the overrides are. */
+  plan: z.unknown().optional(),
   at,
 });
 

@@ -13,6 +13,13 @@ import { describeOwner, lockSession, type SessionLock } from './sessionLock';
 import { readTranscript, TranscriptWriter } from './transcript';
 import type { NoticeKind, TaskEvent } from './transcriptRecords';
 import type { PlanOverride } from '../../common/plan/overrides';
+import type { PlanStep } from '../../common/plan/schemas';
+
+/** What a notice carries for the window besides its text. */
+export interface NoticeExtra {
+  overrides?: PlanOverride[];
+  plan?: PlanStep;
+}
 import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
 import type { ImageMediaType } from '../images/imageFormat';
 import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
@@ -134,8 +141,8 @@ export class WorkspaceSession {
   }
 
   /** What Keel told the model on its own, as the chat showed it. */
-  recordNotice(kind: NoticeKind, message: string, overrides?: PlanOverride[]): void {
-    this.transcript.append({ type: 'notice', kind, message, ...(overrides ? { overrides } : {}), at: new Date().toISOString() });
+  recordNotice(kind: NoticeKind, message: string, extra: NoticeExtra = {}): void {
+    this.transcript.append({ type: 'notice', kind, message, ...extra, at: new Date().toISOString() });
   }
 
   get name(): string {

@@ -21,14 +21,14 @@ export function Welcome({ app, recent, open, openRecent, onChoose }: Props) {
     <div className="welcome">
       <div className="welcome-card">
         <KeelMark />
-        <h2 className="welcome-title">{t('welcome.title')}</h2>
+        <h1 className="welcome-title">{t('welcome.title')}</h1>
         <p className="welcome-text">{t('welcome.text')}</p>
         {app === null ? null : app.nativeFolderPicker ? (
-          <button type="button" className="button button-primary welcome-open" onClick={onChoose}>
+          <button type="button" className="button button-primary welcome-open" onClick={onChoose} autoFocus>
             {t('header.openFolder')}
           </button>
         ) : (
-          <FolderPathField open={open} visibleLabel />
+          <FolderPathField open={open} visibleLabel autoFocus />
         )}
         {recent.length > 0 ? (
           <section className="welcome-recent" aria-labelledby="welcome-recent-title">

@@ -39,7 +39,7 @@ beforeAll(async () => {
     script: [
       reply(text('My plan.'), toolUse('todo', { items: [{ content: READ, status: 'in_progress' }, { content: WRITE }] })),
       hold,
-      reply(toolUse('todo', { items: [{ content: READ, status: 'completed' }, { content: WRITE, status: 'in_progress' }, { content: MINE }] })),
+      reply(toolUse('todo', { items: [{ content: READ, status: 'completed' }, { content: WRITE, status: 'in_progress' }, { content: MINE }] }, 'toolu_kept')),
       reply(
         toolUse('todo', {
           items: [
@@ -92,6 +92,21 @@ describe('the person’s step, for the whole task', () => {
     expect(told).toContain(`it removes the person's step "${MINE}"`);
     await page.locator('[data-agent-running="false"]').waitFor();
     await screenshot(page, 'person-step-dropped-later');
+
+    // The cards say who changed what: the plan that kept the step did not add it, the person did.
+    const kept = chat().locator('.tool-card[data-tool-id="toolu_kept"]');
+    const readCards = async () => {
+      expect(await kept.locator('.tool-summary').innerText()).toBe('3 steps, 1 done');
+      await kept.locator('.tool-head').click();
+      expect(await kept.getByRole('list', { name: 'Your edits since the agent’s previous plan' }).innerText()).toContain(`Added “${MINE}”`);
+      expect(await kept.getByRole('list', { name: 'What the agent changed' }).innerText()).not.toContain('Added');
+      await kept.locator('.tool-head').click();
+    };
+    await readCards();
+    // After a reload, from the transcript: the same.
+    await page.reload();
+    await kept.waitFor();
+    await readCards();
 
     const version = await boardVersion(page);
     await onBoard.locator('[data-override="dropped"]').getByRole('button', { name: 'Put it back' }).click();

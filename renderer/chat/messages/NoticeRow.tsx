@@ -6,6 +6,8 @@ import { useExpanded } from '../chatContext';
 import { ChevronIcon, InfoIcon } from '../../ui/icons';
 import { OverrideNotice } from '../../plan/OverrideNotice';
 import { undoOverrideEdit } from '../../plan/undoOverrideEdit';
+import { diffPlans } from '../../../common/plan/diff';
+import { PlanChangeList } from '../tools/PlanChangeList';
 
 type NoticeItem = Extract<ChatItem, { kind: 'notice' }>;
 
@@ -35,11 +37,19 @@ export const NoticeRow = memo(function NoticeRow({ item, planItems }: { item: No
         <InfoIcon />
         <span>{label}</span>
       </button>
-      {open && (
+      {open && item.plan ? (
+        <div id={id} className="notice-plan">
+          <PlanChangeList changes={diffPlans(item.plan.before, item.plan.after)} label={t('chat.notice.planUpdate.changes')} yours />
+          <details className="notice-wire">
+            <summary>{t('chat.notice.planUpdate.wire')}</summary>
+            <pre className="notice-text">{item.text}</pre>
+          </details>
+        </div>
+      ) : open ? (
         <pre id={id} className="notice-text">
           {item.text}
         </pre>
-      )}
+      ) : null}
     </div>
   );
 });

@@ -178,7 +178,7 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
       return {
         icon: <PlanIcon />,
         label: t('chat.tool.todo'),
-        summary: phase === 'redo' ? t('chat.plan.redoSummary') : todoSummary(item.input, t, previousTodo),
+        summary: phase === 'redo' ? t('chat.plan.redoSummary') : todoSummary(item, t, previousTodo),
         body: <TodoBody item={item} previous={previousTodo} redo={phase === 'redo'} />,
         open: failed,
       };

@@ -148,6 +148,11 @@ export const chat = {
   'chat.plan.waitsNoLonger': '“{content}” no longer waits for {ids}',
   'chat.plan.owner': '“{content}”: now worked by {owner}',
   'chat.plan.mainAgent': 'the main agent',
+  'chat.plan.you': 'You',
+  'chat.plan.yourChanges': 'Your edits since the agent’s previous plan',
+  'chat.plan.agentChanges': 'What the agent changed',
+  'chat.notice.planUpdate.changes': 'Your edit, as the agent was told it',
+  'chat.notice.planUpdate.wire': 'The exact text the agent read',
 
   'chat.notice.reminder': 'Keel reminded the agent to update its plan',
   'chat.notice.gate': 'Keel asked the agent to finish the open steps of its plan',

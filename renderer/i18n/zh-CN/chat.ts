@@ -148,6 +148,11 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.plan.waitsFor': '“{content}”现在要等 {ids}',
   'chat.plan.waitsNoLonger': '“{content}”不再等 {ids}',
   'chat.plan.owner': '“{content}”：现在由 {owner} 负责',
+  'chat.plan.you': '你',
+  'chat.plan.yourChanges': '自智能体上一次计划以来你的修改',
+  'chat.plan.agentChanges': '智能体的更改',
+  'chat.notice.planUpdate.changes': '你的修改（已告知智能体）',
+  'chat.notice.planUpdate.wire': '智能体读到的原文',
   'chat.plan.mainAgent': '主智能体',
 
   'chat.notice.reminder': 'Keel 提醒智能体更新计划',
