@@ -199,8 +199,8 @@ describe('the workbench window (keel web)', () => {
     await menu.getByRole('menuitemradio', { name: /Ask first/ }).click();
     await bar.getByRole('button', { name: /^Approval mode: Ask first/ }).waitFor();
     expect(await sessionApprovalMode()).toBe('ask');
-    // The settings keep their default for new sessions.
-    expect((await settingsNow()).approvalMode).toBe('auto_edits');
+    // The choice carries to the next session: it is the default for new sessions now.
+    expect((await settingsNow()).approvalMode).toBe('ask');
 
     await bar.getByRole('button', { name: /^Approval mode/ }).focus();
     await page.keyboard.press('Enter');
