@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reply, text, toolResults, toolResultText, toolUse } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
 import { tempDir } from './support/keelWeb';
-import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * The approval mode the status bar shows is the one the next command meets: after a change in
@@ -20,7 +20,6 @@ mkdirSync(folder);
 writeFileSync(join(folder, 'notes.txt'), 'remember the milk\n');
 writeFileSync(join(home.path, 'settings.json'), JSON.stringify({ approvalMode: 'ask' }));
 
-let window: ScriptedWindow;
 let page: Page;
 
 const modeButton = (): Locator => page.locator('.status-bar .approval-mode > button');
@@ -32,8 +31,14 @@ async function send(message: string): Promise<void> {
   await composer().press('Enter');
 }
 
-beforeAll(async () => {
-  window = await openScriptedWindow({
+// Registered before the window's own hooks, so the folders go only after the window has closed.
+afterAll(() => {
+  home.remove();
+  root.remove();
+});
+
+const window = useScriptedWindow(
+  {
     workspace: folder,
     keelHome: home.path,
     script: [
@@ -42,14 +47,12 @@ beforeAll(async () => {
       reply(text('Again.'), toolUse('bash', { command: 'cat notes.txt' }, 'toolu_second')),
       reply(text('Still the milk.')),
     ],
-  });
-  page = window.page;
-}, 60_000);
+  },
+  60_000,
+);
 
-afterAll(async () => {
-  await window?.close();
-  home.remove();
-  root.remove();
+beforeAll(() => {
+  page = window.page;
 });
 
 describe('the approval mode in force', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reply, text, toolResults, toolResultText, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
 import { addStep, board, boardVersion, screenshot, stepTexts, waitForNewVersion } from './support/board';
 import { tempDir } from './support/keelWeb';
-import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { useScriptedWindow } from './support/scriptedWindow';
 
 /*
  * A step the person adds stays theirs for the whole task: the model's answer written before it saw
@@ -28,12 +28,17 @@ const held = new Promise<void>((resolve) => (arrive = resolve));
 const released = new Promise<StaticStep>((resolve) => (answer = resolve));
 const hold = (_request: ScriptedRequest) => (arrive(), released);
 
-let window: ScriptedWindow;
 let page: Page;
 const chat = (): Locator => page.locator('section.chat-panel');
 
-beforeAll(async () => {
-  window = await openScriptedWindow({
+// Registered before the window's own hooks, so the folders go only after the window has closed.
+afterAll(() => {
+  home.remove();
+  root.remove();
+});
+
+const window = useScriptedWindow(
+  {
     workspace: folder,
     keelHome: home.path,
     script: [
@@ -50,14 +55,12 @@ beforeAll(async () => {
       ),
       reply(text('All done.')),
     ],
-  });
-  page = window.page;
-}, 60_000);
+  },
+  60_000,
+);
 
-afterAll(async () => {
-  await window?.close();
-  home.remove();
-  root.remove();
+beforeAll(() => {
+  page = window.page;
 });
 
 describe('the person’s step, for the whole task', () => {
