@@ -79,6 +79,16 @@ describe('scripted server: the model catalogue', () => {
     expect(server.remaining).toBe(1);
   });
 
+  it('takes the web search server tool only for a model that lists it', async () => {
+    const SEARCHING: ScriptedModel = { ...SONNET, id: 'claude-opus-5-5', serverTools: ['web_search'] };
+    const { client } = await start({ catalogue: [SONNET, SEARCHING], script: [reply('ok')] });
+    const tools: Anthropic.ToolUnion[] = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }];
+    const base = { max_tokens: 2000, tools, messages: [{ role: 'user' as const, content: 'hi' }] };
+    expect(await refusal(client.messages.create({ ...base, model: 'claude-sonnet-5-5' }))).toContain("'web_search_20250305' is not supported");
+    const fine = await client.messages.create({ ...base, model: 'claude-opus-5-5' });
+    expect(fine.content).toEqual([{ type: 'text', text: 'ok' }]);
+  });
+
   it('refuses any thinking on an endpoint that does not know it', async () => {
     const { client } = await start({ refuseThinking: true, script: [reply('ok')] });
     const message = await refusal(

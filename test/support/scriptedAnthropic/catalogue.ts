@@ -68,6 +68,12 @@ export function checkAgainstModel(body: Record<string, unknown>, model: Scripted
     return `max_tokens: ${maxTokens} > ${model.max_tokens}, which is the maximum allowed number of output tokens for ${model.id}`;
   }
   if (model.capabilities === null) return null;
+  const tools = Array.isArray(body.tools) ? (body.tools as { type?: unknown }[]) : [];
+  const search = tools.findIndex((t) => typeof t?.type === 'string' && /^web_search_\d{8}$/.test(t.type));
+  // A server tool the model does not list is refused like the API does, before anything runs.
+  if (search >= 0 && !(model.serverTools ?? []).includes('web_search')) {
+    return `tools.${search}: '${String(tools[search]?.type)}' is not supported for model ${model.id}.`;
+  }
   const thinking = body.thinking as { type?: unknown } | undefined;
   const type = thinking?.type;
   if (typeof type === 'string' && type !== 'disabled' && !(model.thinking ?? []).includes(type as never)) {
