@@ -37,6 +37,8 @@ export const ApprovalRequestSchema = z.object({
   serverRule: z.string().optional(),
   /** For a call that reaches the network: the URL and its host (the session rule is `network:<host>`). */
   network: z.object({ url: z.string().max(8000), host: z.string().max(300) }).optional(),
+  /** The helper that asks (common/helpers.ts, its id = its owner name); absent for the main agent. */
+  helper: z.string().max(64).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 

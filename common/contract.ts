@@ -3,6 +3,7 @@ import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } fr
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChangeConflictCodeSchema } from './changeConflicts';
 import { ChatItemSchema } from './chat';
+import { helperEvents, helperRequests } from './helpers';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
@@ -307,6 +308,9 @@ export const requests = {
   'mcp.removeServer': { input: z.object({ name: z.string() }).strict(), output: McpListSchema },
   /** Adds or removes a settings-level "always allow" rule (`mcp:<server>`, `tool:mcp__…`). */
   'mcp.setAlwaysAllowed': { input: z.object({ rule: z.string().regex(/^(mcp:|tool:mcp__)/), allowed: z.boolean() }).strict(), output: McpListSchema },
+
+  /** Helpers the main agent delegated plan steps to (common/helpers.ts). */
+  ...helperRequests,
 } as const;
 
 export const events = {
@@ -318,6 +322,8 @@ export const events = {
   'mcp.changed': McpListSchema,
   /** The approval mode in force in the open session changed (the status bar, or Settings, which also keeps it as the default). */
   'approval.modeChanged': z.object({ mode: ApprovalModeSchema }),
+  /** One helper changed (state, plan, files, merge): sent whole. */
+  ...helperEvents,
 } as const;
 
 export type RequestChannel = keyof typeof requests;

@@ -25,6 +25,10 @@ export const ErrorCodes = {
   disconnected: 'disconnected',
   /** The message is larger than the wire accepts at once. */
   tooLarge: 'too_large',
+  /** Helper channels (common/helpers.ts): no such helper, it already ended, it has no kept worktree. */
+  helperNotFound: 'helper_not_found',
+  helperEnded: 'helper_ended',
+  helperNoWorktree: 'helper_no_worktree',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

@@ -29,6 +29,7 @@ import { terminalHandlers } from './handlers/terminalHandlers';
 import { workspaceHandlers } from './handlers/workspaceHandlers';
 import { loginShellPath } from '../platform/loginEnvironment';
 import { mcpHandlers } from './handlers/mcpHandlers';
+import { helperHandlers } from './handlers/helperHandlers';
 import { DEFAULT_START_TIMEOUT_MS } from '../mcp/mcpConnection';
 import { McpManager } from '../mcp/mcpManager';
 import { readSettingsFile, settingsPath } from '../settings/modelSettings';
@@ -117,6 +118,7 @@ export class KeelCore implements HandlerContext {
       ...pasteHandlers(this),
       ...attachmentHandlers(this),
       ...mcpHandlers(this),
+      ...helperHandlers({ helpers: () => null }),
     };
   }
 
