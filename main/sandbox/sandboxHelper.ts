@@ -4,6 +4,7 @@
 // started in (often `/`) instead of the workspace. It wraps commands; the parent runs them.
 import { spawnSync } from 'node:child_process';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { afterBridges } from './bridgeWait';
 import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
 
 const CHECK_TIMEOUT_MS = 15_000;
@@ -56,7 +57,10 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
     case 'wrap': {
       // Read by the runtime at wrap time: each session's commands get their own temp folder.
       process.env.CLAUDE_CODE_TMPDIR = request.tmpDir;
-      const wrapped = await SandboxManager.wrapWithSandbox(request.command, '/bin/bash', undefined, undefined, { commandId: request.commandId });
+      // On Linux the command reaches the network through socat bridges started just before it: wait for them.
+      const bridged = process.platform === 'linux' && !!SandboxManager.getLinuxHttpSocketPath();
+      const command = bridged ? afterBridges(request.command) : request.command;
+      const wrapped = await SandboxManager.wrapWithSandbox(command, '/bin/bash', undefined, undefined, { commandId: request.commandId });
       return { id: request.id, ok: true, wrapped };
     }
     case 'after':

@@ -157,12 +157,8 @@ describe.runIf(works)('the network policy inside the sandbox', { timeout: 120_00
       const s = setup();
       const server = await startScriptedAnthropic({
         apiKey: KEY,
-        // --retry-connrefused: the runtime starts its in-sandbox proxy bridge in the background, and
-        // on a loaded machine the command can start before it listens.
-        script: [
-          reply(toolUse('bash', { command: `curl -sS -m 10 --retry 5 --retry-connrefused --retry-delay 1 http://127.0.0.2:${port}/` }, 'toolu_net')),
-          reply(text('ok')),
-        ],
+        // No retry: the command's first connection must reach the bridge (the helper waits for it).
+        script: [reply(toolUse('bash', { command: `curl -sS -m 10 http://127.0.0.2:${port}/` }, 'toolu_net')), reply(text('ok'))],
       });
       servers.push(server);
       const run = await keelRun(s, server, tmp, listed ? { KEEL_NETWORK_ALLOW: '127.0.0.2' } : {});
