@@ -11,8 +11,13 @@
  * Each POST /v1/messages consumes one step, in order: a reply, a fault (status / cut / hang /
  * stream_error / reset), or a function of the request returning one. JSON or SSE follows `stream: true`.
  * Requests are validated like the real API first (400, no step consumed) unless `validate: false`.
+ *
+ * Several agents at once (a main agent and its helpers): `agents: [{ name, firstMessage, script, delayMs }]`
+ * routes each request by its conversation's first user message to that agent's own script; requests are
+ * served concurrently and `server.agent(name).requests` is that agent's log.
  */
 export { startScriptedAnthropic } from './server';
+export { firstUserText } from './agents';
 export {
   cut,
   errorStatus,
@@ -44,6 +49,8 @@ export type {
   ReplyShape,
   ReplyStep,
   ResetFault,
+  ScriptedAgent,
+  ScriptedAgentOptions,
   ScriptedAnthropic,
   ScriptedAnthropicOptions,
   ScriptedEffort,

@@ -21,12 +21,14 @@ import type {
 import { validateMessagesRequest } from './validate';
 import { ThinkingLedger } from './thinkingLedger';
 import { checkAgainstModel, modelInfo } from './catalogue';
+import { makeAgents, routeAgent } from './agents';
 
 const DEFAULT_MODELS = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
 
 /** Start a scripted Anthropic-compatible server on 127.0.0.1. */
 export async function startScriptedAnthropic(options: ScriptedAnthropicOptions = {}): Promise<ScriptedAnthropic> {
   const queue: Step[] = [...(options.script ?? [])];
+  const agents = makeAgents(options.agents);
   const requests: ScriptedRequest[] = [];
   const errors: Error[] = [];
   const ids = new IdSource();
@@ -301,15 +303,25 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       return runStep(side, record, res, requestId);
     }
 
-    const next = queue.shift();
+    const routed = routeAgent(agents, record);
+    if (routed.problem !== undefined) return scriptFailure(res, requestId, routed.problem);
+    const agent = routed.agent;
+    if (agent !== undefined) {
+      record.agent = agent.name;
+      agent.requests.push(record);
+    }
+    const next = agent !== undefined ? agent.next() : queue.shift();
     if (next === undefined) {
+      const whose =
+        agent !== undefined ? `agent ${JSON.stringify(agent.name)}'s script` : agents.length > 0 ? 'the script for requests no agent claims' : 'the script';
+      const had = agent !== undefined ? agent.consumed : consumed;
       return scriptFailure(
         res,
         requestId,
-        `scripted server: no step left for request ${record.index} (the script had ${consumed} step${consumed === 1 ? '' : 's'}, all consumed)`,
+        `scripted server: no step left for request ${record.index} (${whose} had ${had} step${had === 1 ? '' : 's'}, all consumed)`,
       );
     }
-    const stepIndex = consumed++;
+    const stepIndex = agent !== undefined ? agent.consumed++ : consumed++;
     record.step = stepIndex;
     let step: StaticStep;
     try {
@@ -320,6 +332,9 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     }
     const problem = describeStep(step);
     if (problem !== null) return scriptFailure(res, requestId, `scripted server: step ${stepIndex} is not a reply or a fault: ${problem}`);
+    // The agent's own delay comes first, so a test can hold one agent back while another answers.
+    if (agent !== undefined && agent.delayMs > 0) await wait(agent.delayMs, res);
+    if (gone(res)) return;
     await runStep(step, record, res, requestId);
   };
 
@@ -378,7 +393,12 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     },
     sign: (thinking) => ledger.sign(thinking),
     get remaining() {
-      return queue.length;
+      return queue.length + agents.reduce((n, a) => n + a.remaining, 0);
+    },
+    agent(name: string) {
+      const found = agents.find((a) => a.name === name);
+      if (found === undefined) throw new Error(`scripted server: no agent named ${JSON.stringify(name)}`);
+      return found;
     },
     errors,
     push(...steps: Step[]) {

@@ -164,6 +164,29 @@ export interface ScriptedRequest {
   tokens: number;
   /** Answered by `sideAnswer` rather than the script. */
   side?: boolean;
+  /** The name of the agent (see `ScriptedAnthropicOptions.agents`) whose script answered it. */
+  agent?: string;
+}
+
+/**
+ * One agent the server plays when several share it (a main agent and its helpers). Its requests are
+ * those whose conversation's first user message matches `firstMessage` (a string it contains, a
+ * RegExp, or a predicate); they consume its own `script` in order, concurrently with other agents'.
+ */
+export interface ScriptedAgentOptions {
+  name: string;
+  firstMessage: string | RegExp | ((firstUserText: string) => boolean);
+  script: Step[];
+  /** Added to every reply's and fault's wait for this agent, so a test can make agents interleave. */
+  delayMs?: number;
+}
+
+/** One agent's view: its request log (arrival order; requests refused before the script are only in the server's) and its script. */
+export interface ScriptedAgent {
+  readonly name: string;
+  readonly requests: ScriptedRequest[];
+  readonly remaining: number;
+  push(...steps: Step[]): void;
 }
 
 export type ScriptedEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -188,7 +211,13 @@ export interface ScriptedModel {
 }
 
 export interface ScriptedAnthropicOptions {
+  /** With `agents`: answers requests no agent claims (an empty or missing one makes them an error). */
   script?: Step[];
+  /**
+   * Several agents on one server, told apart by their first user message. A request two agents claim
+   * is a script error (500, recorded in `errors`), as is a request for an agent whose script ran out.
+   */
+  agents?: ScriptedAgentOptions[];
   /** Default 0 (any free port). Always listens on 127.0.0.1. */
   port?: number;
   /** Validate requests like the real API (400 invalid_request_error, no step consumed). Default true. */
@@ -230,8 +259,10 @@ export interface ScriptedAnthropic {
   readonly modelRequests: number;
   /** The signature this server gives a thinking text (to script a block a client must send back as is). */
   sign(thinking: string): string;
-  /** Number of script steps not yet consumed. */
+  /** Number of script steps not yet consumed, every agent's included. */
   readonly remaining: number;
+  /** The agent of that name (throws for an unknown one). */
+  agent(name: string): ScriptedAgent;
   /**
    * Problems of the script itself: a step function that threw, a request after the script ran out.
    * (Each was also answered with a 500 carrying `x-should-retry: false`.) Assert it is empty.
