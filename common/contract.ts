@@ -7,7 +7,7 @@ import { helperEvents, helperRequests } from './helpers';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
-import { PlanItemSchema, PlanOverrideSchema } from './plan/schemas';
+import { PlanItemSchema, PlanOverrideSchema, ProposedPlanItemSchema } from './plan/schemas';
 import { PLAN_PROBLEM_CODES } from './plan/validate';
 import type { Result } from './result';
 
@@ -44,17 +44,6 @@ export const PlanProblemSchema = z.object({
 export const PlanConflictDetailsSchema = z.object({ current: PlanSnapshotSchema });
 /** `plan.edit` refused with `plan_invalid`: every problem, by item. */
 export const PlanInvalidDetailsSchema = z.object({ problems: z.array(PlanProblemSchema) });
-
-/** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
-const planEditField = z.string().max(LIMITS.planEditFieldChars, `Too long: a plan field may have at most ${LIMITS.planEditFieldChars} characters.`);
-export const ProposedPlanItemSchema = z.object({
-  id: planEditField.optional(),
-  content: planEditField,
-  status: planEditField.optional(),
-  activeForm: planEditField.optional(),
-  blockedBy: z.array(planEditField).max(LIMITS.planEditItems, `Too many dependencies: a step may wait for at most ${LIMITS.planEditItems}.`).optional(),
-  owner: planEditField.optional(),
-});
 
 export const WorkspaceInfoSchema = z.object({
   /** Real path of the folder. */
@@ -334,6 +323,7 @@ export type EventPayload<E extends EventChannel> = z.output<(typeof events)[E]>;
 
 export type PlanSnapshot = z.output<typeof PlanSnapshotSchema>;
 export type ProposedPlanItem = z.output<typeof ProposedPlanItemSchema>;
+export { ProposedPlanItemSchema };
 export type PlanConflictDetails = z.output<typeof PlanConflictDetailsSchema>;
 export type PlanInvalidDetails = z.output<typeof PlanInvalidDetailsSchema>;
 export type WorkspaceInfo = z.output<typeof WorkspaceInfoSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentEventSchema } from './agentEvents';
 import { LIMITS } from './limits';
-import { PlanItemSchema } from './plan/schemas';
+import { PlanItemSchema, ProposedPlanItemSchema } from './plan/schemas';
 
 /*
  * Helpers (issue 25): agents the main agent hands one plan step each with its `delegate` tool.
@@ -92,16 +92,6 @@ export const HelperListSchema = z.object({ helpers: z.array(HelperInfoSchema) })
 export type HelperList = z.infer<typeof HelperListSchema>;
 
 const helperId = z.string().min(1).max(64);
-const field = z.string().max(LIMITS.planEditFieldChars);
-const proposedItem = z.object({
-  id: field.optional(),
-  content: field,
-  status: field.optional(),
-  activeForm: field.optional(),
-  blockedBy: z.array(field).max(LIMITS.planEditItems).optional(),
-  owner: field.optional(),
-});
-
 /**
  * Request channels (added to common/contract.ts `requests`). Errors cross as codes:
  * `helper_not_found`, `helper_ended` (stop of an ended helper is answered stopped:false instead),
@@ -121,8 +111,8 @@ export const helperRequests = {
       .object({
         id: helperId,
         baseVersion: z.number().int().nonnegative(),
-        /** The same items as `plan.edit` (ProposedPlanItemSchema in contract.ts, which imports this file). */
-        items: z.array(proposedItem).max(LIMITS.planEditItems),
+        /** The same items, and the same limits and messages, as `plan.edit`. */
+        items: z.array(ProposedPlanItemSchema).max(LIMITS.planEditItems, `Too many items: a plan edit may have at most ${LIMITS.planEditItems}.`),
       })
       .strict(),
     output: HelperInfoSchema,

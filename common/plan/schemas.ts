@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits';
 import { PLAN_STATUSES } from './types';
 
 /** A stored plan item as it crosses a boundary (IPC, WebSocket, events). */
@@ -21,3 +22,14 @@ export const PlanOverrideSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reworded_back'), id: z.string(), yours: z.string(), theirs: z.string() }),
   z.object({ kind: z.literal('restored'), item: PlanItemSchema, deleted: PlanItemSchema }),
 ]);
+
+/** An item as a person proposes it on the board: the validator, not zod, judges its fields. */
+const planEditField = z.string().max(LIMITS.planEditFieldChars, `Too long: a plan field may have at most ${LIMITS.planEditFieldChars} characters.`);
+export const ProposedPlanItemSchema = z.object({
+  id: planEditField.optional(),
+  content: planEditField,
+  status: planEditField.optional(),
+  activeForm: planEditField.optional(),
+  blockedBy: z.array(planEditField).max(LIMITS.planEditItems, `Too many dependencies: a step may wait for at most ${LIMITS.planEditItems}.`).optional(),
+  owner: planEditField.optional(),
+});
