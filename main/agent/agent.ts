@@ -45,6 +45,9 @@ export type { TaskResult } from './taskRecords';
 export class Agent {
   private readonly events = new Emitter<[AgentEvent]>();
   private readonly emit = (event: AgentEvent): void => this.events.fire(event);
+  private readonly emitContext = (settings: ModelSettings): void => this.emit({ type: 'context', ...this.context.usage(settings) });
+  /** Read at the start of each task, so an edited AGENTS.md applies to the next one. */
+  private readonly systemPrompt = () => agentSystemPrompt(this.options.session, this.tools, this.options.dataDir);
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';
@@ -69,14 +72,9 @@ export class Agent {
     this.notice = noticeTo(options.session, this.emit);
     this.gate = new ApprovalGate(options.session, { ...options, sandboxed: () => options.sandbox?.status.state === 'on' });
     this.context = new ContextKeeper(options.session, (info) => this.emit({ type: 'compaction', ...info }));
-    this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
-    this.compaction = new CompactNow({
-      context: this.context,
-      settings: options.settings,
-      createClient: (settings) => this.createClient(settings),
-      setPrefix: () => this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools)),
-      emitContext: (settings) => this.emitContext(settings),
-    });
+    const setPrefix = () => this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
+    setPrefix();
+    this.compaction = new CompactNow(this.context, options, setPrefix, this.emitContext);
   }
 
   /** The approval cards waiting for the person. */
@@ -105,10 +103,7 @@ export class Agent {
     return this.queue.queued;
   }
 
-  /**
-   * A message sent while the agent works: it waits, shown as queued, and is given to the model
-   * at its next step, after the tool results, like a plan edit.
-   */
+  /** A message sent while the agent works: it waits, and is given to the model at its next step (see MessageQueue). */
   enqueue(text: string, attachments?: MessageAttachments): QueuedMessage {
     if (!this.controller) throw new Error('No task is running: send the message as a new task instead.');
     return this.queue.put(text, attachments);
@@ -133,8 +128,7 @@ export class Agent {
   /** Starts a task and returns at once with its id; `done` settles when it ends (it never rejects). */
   startTask(text: string, attachments?: MessageAttachments): { taskId: string; done: Promise<TaskResult> } {
     if (this.controller) throw new Error('A task is already running. Stop it first, or wait for it to finish.');
-    const controller = new AbortController();
-    this.controller = controller;
+    const controller = (this.controller = new AbortController());
     const taskId = randomUUID();
     recordTaskStart(this.options, taskId, text, attachments, this.emit);
     const done = this.finishTask(taskId, text, controller, attachments?.blocks ?? []);
@@ -151,7 +145,6 @@ export class Agent {
     } finally {
       this.controller = null;
     }
-    // A stop ends the task; messages that were still waiting are not sent, and the person is told.
     this.queue.dropWaiting();
     const end = recordTaskEnd(this.options.session, this.options.changes, result);
     this.setState(end.state);
@@ -164,16 +157,12 @@ export class Agent {
     const { session } = this.options;
     const profile = await this.profile();
     const settings = profile.settings;
-    const plan = session.plan;
-    // A "Compact now" still running rewrites the history: start from its result.
     await this.compaction.settled();
-
     const planNote = planAtTaskStart(this.planView);
-    const verdict = new TurnVerdict(plan, settings.gateBound, this.notice);
+    const verdict = new TurnVerdict(session.plan, settings.gateBound, this.notice);
 
     try {
-      const client = this.createClient(settings);
-      // Read at the start of each task, so an edited AGENTS.md applies to the next one.
+      const client = (this.options.createClient ?? createModelClient)(settings);
       const system = this.systemPrompt();
       this.context.setPrefix(system, toolDefinitions(this.tools));
       this.compaction.lastTask = text;
@@ -208,9 +197,7 @@ export class Agent {
         const calls = keepAnswer(session, response);
         this.planView.recordRound(calls.some((call) => call.name === 'todo'));
 
-        if (response.stop_reason === 'refusal') {
-          return { taskId, outcome: 'refused', message: REFUSED_MESSAGE };
-        }
+        if (response.stop_reason === 'refusal') return { taskId, outcome: 'refused', message: REFUSED_MESSAGE };
 
         if (calls.length > 0) {
           verdict.toolRound();
@@ -221,7 +208,7 @@ export class Agent {
             signal,
             emit: this.emit,
             setState: (state) => this.setState(state),
-            ran: (versionBefore) => noticeOverrides(plan, versionBefore, this.notice),
+            ran: (versionBefore) => noticeOverrides(session.plan, versionBefore, this.notice),
           });
           if (signal.aborted) return cancelledTask(session, taskId, pending);
           addRoundPlanUpdates(this.planView, pending, settings.reminderRounds, this.notice);
@@ -240,14 +227,6 @@ export class Agent {
     }
   }
 
-  private createClient(settings: ModelSettings) {
-    return (this.options.createClient ?? createModelClient)(settings);
-  }
-
-  private systemPrompt() {
-    return agentSystemPrompt(this.options.session, this.tools, this.options.dataDir);
-  }
-
   /** The model's limits, thinking and effort as the next task will use them. */
   profile(): Promise<ModelProfile> {
     const settings = this.options.settings();
@@ -257,10 +236,6 @@ export class Agent {
   /** How full the window is, as the status bar's meter shows it. */
   contextUsage(settings = this.options.settings()): ContextUsage {
     return this.context.usage(settings);
-  }
-
-  private emitContext(settings: ModelSettings): void {
-    this.emit({ type: 'context', ...this.context.usage(settings) });
   }
 
   /**

@@ -1,16 +1,8 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { CompactionInfo } from '../../common/contextWindow';
 import type { ModelSettings } from '../settings/modelSettings';
+import type { AgentOptions } from './agentOptions';
 import type { ContextKeeper } from './compaction/contextKeeper';
-
-export interface CompactNowDeps {
-  context: ContextKeeper;
-  settings: () => ModelSettings;
-  createClient: (settings: ModelSettings) => Anthropic;
-  /** Sets the context's prefix (system prompt and tools) as the next request will send it. */
-  setPrefix: () => void;
-  emitContext: (settings: ModelSettings) => void;
-}
+import { createModelClient } from './modelClient';
 
 /** "Compact now": summarises the older conversation between tasks; a task sent meanwhile waits for it. */
 export class CompactNow {
@@ -18,7 +10,16 @@ export class CompactNow {
   /** The message that started the latest task: repeated after a summary. */
   lastTask: string | null = null;
 
-  constructor(private readonly deps: CompactNowDeps) {}
+  /**
+   * `setPrefix` gives the context the system prompt and tools as the next request sends them;
+   * `emitContext` tells the window how full it is afterwards.
+   */
+  constructor(
+    private readonly context: ContextKeeper,
+    private readonly options: Pick<AgentOptions, 'settings' | 'createClient'>,
+    private readonly setPrefix: () => void,
+    private readonly emitContext: (settings: ModelSettings) => void,
+  ) {}
 
   get running(): boolean {
     return this.current !== null;
@@ -37,12 +38,11 @@ export class CompactNow {
   async run(): Promise<CompactionInfo[]> {
     const controller = new AbortController();
     const run = async () => {
-      const { context } = this.deps;
-      const settings = this.deps.settings();
-      const client = this.deps.createClient(settings);
-      this.deps.setPrefix();
-      const infos = await context.now({ client, settings, task: this.lastTask, signal: controller.signal });
-      this.deps.emitContext(settings);
+      const settings = this.options.settings();
+      const client = (this.options.createClient ?? createModelClient)(settings);
+      this.setPrefix();
+      const infos = await this.context.now({ client, settings, task: this.lastTask, signal: controller.signal });
+      this.emitContext(settings);
       return infos;
     };
     const compacting = run();
