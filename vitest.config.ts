@@ -1,13 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+/**
+ * Test files that share one module graph per worker instead of loading the core again each:
+ * loading it cost more than most of their tests (about 3 s a file). A file belongs here only
+ * when it restores every global it changes (process.env, timers, module-level caches such as
+ * the login PATH); the terminal and platform tests change HOME and SHELL, and stay isolated.
+ */
+const SHARED_MODULES = [
+  'test/integration/agent/**/*.test.ts',
+  'test/integration/changes/**/*.test.ts',
+  'test/integration/mcp/**/*.test.ts',
+  'test/integration/web/**/*.test.ts',
+  'test/integration/workbench/**/*.test.ts',
+  'test/integration/limits.test.ts',
+  'test/integration/sessions.test.ts',
+  'test/integration/webHost.test.ts',
+];
+
 export default defineConfig({
   define: { __KEEL_VERSION__: JSON.stringify(pkg.version), __KEEL_TEST_HOOKS__: 'false' },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     // The sandbox's own tests (test/integration/sandbox, ...) turn it on with KEEL_SANDBOX=required;
     // the rest test what they test without a helper per core, and reach loopback servers freely.
@@ -16,7 +32,23 @@ export default defineConfig({
     // Browser tests each start a Chromium; on two cores more than two at once only thrash.
     maxWorkers: 2,
     reporters: ['default', './test/support/summaryReporter.ts'],
-    // Makes sure the browser tests have a Chromium (installs Debian's as root, or says how).
-    globalSetup: ['./test/support/globalSetup.ts'],
+    projects: [
+      {
+        extends: true,
+        // These files each start a whole core in-process and leave no global state behind, so
+        // one worker runs them one after another on the modules it has already loaded.
+        test: { name: 'core', include: SHARED_MODULES, isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
+          // Makes sure the browser tests have a Chromium (installs Debian's as root, or says how).
+          globalSetup: ['./test/support/globalSetup.ts'],
+        },
+      },
+    ],
   },
 });
