@@ -2,11 +2,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
 import { noopTool, startAgentHarness, TEST_API_KEY } from '../test/support/agentHarness';
 import { reply, startScriptedAnthropic, text, toolUse, type StaticStep, type Step } from '../test/support/scriptedAnthropic';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const ROUNDS = 100;
-const TRIALS = 6;
-const WARMUP_ROUNDS = 30;
+const ROUNDS = sized(100, 12);
+const TRIALS = sized(6, 2);
+const WARMUP_ROUNDS = sized(30, 6);
 const GOAL_RATIO = 1.2;
 
 /**

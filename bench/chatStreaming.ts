@@ -6,13 +6,16 @@ import { sessionsFolder } from '../main/session/workspaceSession';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 import { startScriptedAnthropic, reply } from '../test/support/scriptedAnthropic';
+import { sized } from './quick';
 import { tapPageSocket } from './socketTap';
 
-const LONG_SESSION_MESSAGES = 1_000;
-const OPEN_RUNS = 5;
+const LONG_SESSION_MESSAGES = sized(1_000, 200);
+const OPEN_RUNS = sized(5, 2);
 const GOAL_OPEN_MS = 1_000;
 const GOAL_NODES = 2_000;
-const STREAM_TOKENS = 10_000;
+const STREAM_TOKENS = sized(10_000, 2_000);
+/** Tokens in each of the three compared stretches (first, middle, last). */
+const STRETCH = STREAM_TOKENS / 10;
 /** Characters per streamed text_delta: one "token". */
 const TOKEN_CHARS = 4;
 
@@ -225,15 +228,16 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
     };
     const counted = samples.at(-1)!.tokens;
     if (counted < STREAM_TOKENS) throw new Error(`the page counted ${counted} of ${STREAM_TOKENS} streamed tokens on its socket in ${seconds.toFixed(0)} s`);
-    const first = segment(0, 1_000);
-    const middle = segment(4_500, 5_500);
-    const last = segment(STREAM_TOKENS - 1_000, STREAM_TOKENS);
+    const first = segment(0, STRETCH);
+    const middle = segment(STREAM_TOKENS / 2 - STRETCH / 2, STREAM_TOKENS / 2 + STRETCH / 2);
+    const last = segment(STREAM_TOKENS - STRETCH, STREAM_TOKENS);
     const line = (label: string, s: ReturnType<typeof segment>) =>
       `  ${label}: ${ms(s.task, 3)} per token: script ${ms(s.script, 3)}, style + layout ${ms(s.layout, 3)}, the rest (paint, GC, frames) ${ms(s.task - s.script - s.layout, 3)}; ${s.tokens} tokens at ${s.rate.toFixed(0)}/s`;
     console.log(`stream a ${STREAM_TOKENS}-token answer (${answer.length} characters) into the chat, ${seconds.toFixed(1)} s; main-thread time of the page:`);
-    console.log(line('first 1,000 tokens', first));
-    console.log(line('tokens 4,500–5,500', middle));
-    console.log(line('last 1,000 tokens ', last));
+    const count = (n: number) => n.toLocaleString('en');
+    console.log(line(`first ${count(STRETCH)} tokens`, first));
+    console.log(line(`tokens ${count(STREAM_TOKENS / 2 - STRETCH / 2)}–${count(STREAM_TOKENS / 2 + STRETCH / 2)}`, middle));
+    console.log(line(`last ${count(STRETCH)} tokens`, last));
     console.log(
       `  last / first: ${(last.task / first.task).toFixed(2)}× all main-thread time, ${((last.script + last.layout) / (first.script + first.layout)).toFixed(2)}× script + style + layout (goal: flat, about 1×)`,
     );
