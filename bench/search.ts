@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
@@ -9,102 +9,13 @@ import type { ToolResult } from '../main/tools/types';
 import { startScriptedAnthropic, reply, text, toolUse } from '../test/support/scriptedAnthropic';
 import { connectKeelSocket, type KeelSocket } from '../test/e2e/support/keelSocket';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { sized } from './quick';
+import { benchTree } from './searchTree';
 import { heading, percentile } from './stats';
 
-const TREE_VERSION = 1;
-const FOLDERS = 200;
-const FILES_PER_FOLDER = 100;
-const RUNS = 5;
-
-/** A tree of ≥ 20,000 source-like files and ≥ 150 MB, made once and kept in the temp folder. */
-export function benchTree(): { root: string; files: number; bytes: number } {
-  const root = join(tmpdir(), `keel-bench-search-v${TREE_VERSION}`);
-  const marker = `${root}.done`;
-  if (existsSync(marker)) return JSON.parse(execFileSync('cat', [marker], { encoding: 'utf8' })) as { root: string; files: number; bytes: number };
-  const building = `${root}.building`;
-  rmSync(building, { recursive: true, force: true });
-  rmSync(root, { recursive: true, force: true });
-  console.log(`building the search tree in ${root} (once)…`);
-  const random = seeded(42);
-  const words = [
-    'const',
-    'let',
-    'value',
-    'result',
-    'items',
-    'config',
-    'render',
-    'update',
-    'state',
-    'props',
-    'index',
-    'length',
-    'return',
-    'await',
-    'async',
-    'import',
-    'export',
-    'default',
-    'string',
-    'number',
-    'options',
-    'handler',
-    'request',
-    'response',
-    'error',
-    'data',
-    'user',
-    'session',
-    'token',
-    'cache',
-    'buffer',
-  ];
-  const word = () => words[Math.floor(random() * words.length)]!;
-  const line = (extension: string) => {
-    const roll = random();
-    if (roll < 0.04) return `import { ${word()}, ${word()} } from './${word()}';`;
-    if (roll < 0.05 && extension === 'js') return `class ${word()}${Math.floor(random() * 1000)}Handler extends Base {`;
-    if (roll < 0.1) return `  // TODO: ${word()} ${word()} ${word()} when ${word()} is ${word()}`;
-    if (roll < 0.3) return `export function ${word()}${Math.floor(random() * 100)}(${word()}, ${word()}) {`;
-    return `  ${word()}.${word()} = ${word()}(${word()}, ${Math.floor(random() * 1e6)}) + ${word()}.${word()};`;
-  };
-  const extensions = ['ts', 'js', 'js', 'md', 'json', 'py'];
-  let files = 0;
-  let bytes = 0;
-  mkdirSync(building, { recursive: true });
-  writeFileSync(join(building, '.gitignore'), 'dist/\n*.log\n');
-  for (let folder = 0; folder < FOLDERS; folder++) {
-    const dir = join(building, `pkg${Math.floor(folder / 10)}`, `mod${folder % 10}`, folder % 3 === 0 ? 'dist' : 'src');
-    mkdirSync(dir, { recursive: true });
-    for (let file = 0; file < FILES_PER_FOLDER; file++) {
-      const extension = extensions[file % extensions.length]!;
-      const lines: string[] = [];
-      const target = 800 + Math.floor(random() * random() * 30_000);
-      let size = 0;
-      while (size < target) {
-        const next = line(extension);
-        lines.push(next);
-        size += next.length + 1;
-      }
-      const content = `${lines.join('\n')}\n`;
-      writeFileSync(join(dir, `file${file}.${file % 50 === 49 ? 'log' : extension}`), content);
-      files++;
-      bytes += Buffer.byteLength(content);
-    }
-  }
-  const info = { root, files, bytes };
-  renameSync(building, root);
-  writeFileSync(marker, JSON.stringify(info));
-  return info;
-}
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+const RUNS = sized(5, 2);
+/** How long the event-loop delay is sampled, idle and during scans. */
+const LOOP_MS = sized(3000, 1000);
 
 const hasRg = spawnSync('rg', ['--version']).status === 0;
 
@@ -215,21 +126,21 @@ async function benchEventLoopDuringScan(workspace: string): Promise<void> {
   const context = { workspace, signal: new AbortController().signal };
   const idle = monitorEventLoopDelay({ resolution: 1 });
   idle.enable();
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await new Promise((resolve) => setTimeout(resolve, LOOP_MS));
   idle.disable();
   const busy = monitorEventLoopDelay({ resolution: 1 });
   busy.enable();
   const started = performance.now();
   let scans = 0;
-  for (; performance.now() - started < 3000; scans++) await searchText({ pattern: 'zqxjv_never_here' }, context);
+  for (; performance.now() - started < LOOP_MS; scans++) await searchText({ pattern: 'zqxjv_never_here' }, context);
   busy.disable();
   const summary = (h: IntervalHistogram) =>
     `p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms, max ${(h.max / 1e6).toFixed(2)} ms`;
-  console.log(`event-loop delay of this process, idle 3 s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
+  console.log(`event-loop delay of this process, idle ${LOOP_MS / 1000} s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
 }
 
-const SCANS = 60;
-const EDITS = 100;
+const SCANS = sized(60, 12);
+const EDITS = sized(100, 20);
 const KEY = 'sk-bench-search-0000000000';
 
 /**
