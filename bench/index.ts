@@ -51,6 +51,7 @@ for (const [name, run] of Object.entries(benches)) {
     if (/\bNaN\b|\bInfinity\b/.test(line)) notNumbers.push(line.trim());
     log(...parts);
   };
+  const started = performance.now();
   try {
     await run();
     if (notNumbers.length > 0) throw new Error(`it printed ${notNumbers.length} figure(s) that are not numbers, first: ${notNumbers[0]}`);
@@ -60,6 +61,8 @@ for (const [name, run] of Object.entries(benches)) {
     failed.push(name);
   } finally {
     console.log = log;
+    // What each bench costs the run: CI's quick run has a budget of 2 minutes in all.
+    console.log(`(bench ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
 }
 if (failed.length > 0) {
