@@ -13,7 +13,7 @@ const LONG_SESSION_MESSAGES = sized(1_000, 200);
 const OPEN_RUNS = sized(5, 2);
 const GOAL_OPEN_MS = 1_000;
 const GOAL_NODES = 2_000;
-const STREAM_TOKENS = sized(10_000, 2_000);
+const STREAM_TOKENS = sized(10_000, 1_000);
 /** Tokens in each of the three compared stretches (first, middle, last). */
 const STRETCH = STREAM_TOKENS / 10;
 /** Characters per streamed text_delta: one "token". */
