@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 /**
- * Test files that share one module graph per worker instead of loading the core again each:
- * loading it cost more than most of their tests (about 3 s a file). A file belongs here only
- * when it restores every global it changes (process.env, timers, module-level caches such as
- * the login PATH); the terminal and platform tests change HOME and SHELL, and stay isolated.
+ * Test files that share one module graph per worker instead of loading the core (or the tools,
+ * the SDK, zod) again each: loading it cost more than most of their tests (about 3 s a file).
+ * A file belongs here only when it restores every global it changes (process.env, timers,
+ * module-level caches such as the login PATH); the terminal, platform and packaging tests
+ * change HOME, SHELL or the build's env, and stay isolated.
  */
 const SHARED_MODULES = [
   'test/integration/agent/**/*.test.ts',
@@ -19,6 +20,9 @@ const SHARED_MODULES = [
   'test/integration/limits.test.ts',
   'test/integration/sessions.test.ts',
   'test/integration/webHost.test.ts',
+  ...['agent', 'api', 'common', 'context', 'images', 'mcp', 'mentions', 'models', 'network', 'plan', 'session', 'tools'].map(
+    (dir) => `test/unit/${dir}/**/*.test.ts`,
+  ),
 ];
 
 export default defineConfig({
@@ -35,9 +39,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // These files each start a whole core in-process and leave no global state behind, so
-        // one worker runs them one after another on the modules it has already loaded.
-        test: { name: 'core', include: SHARED_MODULES, isolate: false },
+        // These files leave no global state behind, so one worker runs them one after another
+        // on the modules it has already loaded.
+        test: { name: 'shared', include: SHARED_MODULES, isolate: false },
       },
       {
         extends: true,
