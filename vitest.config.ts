@@ -8,8 +8,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
  * Test files that share one module graph per worker instead of loading the core (or the tools,
  * the SDK, zod) again each: loading it cost more than most of their tests (about 3 s a file).
  * A file belongs here only when it restores every global it changes (process.env, timers,
- * module-level caches such as the login PATH); the terminal, platform and packaging tests
- * change HOME, SHELL or the build's env, and stay isolated.
+ * module-level caches such as the login PATH, the sandbox helper's config); the terminal,
+ * platform, packaging and sandbox tests change them, and stay isolated.
  */
 const SHARED_MODULES = [
   'test/integration/agent/**/*.test.ts',
@@ -20,9 +20,10 @@ const SHARED_MODULES = [
   'test/integration/limits.test.ts',
   'test/integration/sessions.test.ts',
   'test/integration/webHost.test.ts',
-  ...['agent', 'api', 'common', 'context', 'images', 'mcp', 'mentions', 'models', 'network', 'plan', 'session', 'tools'].map(
+  ...['agent', 'api', 'cli', 'common', 'context', 'electron', 'images', 'mcp', 'mentions', 'models', 'network', 'plan', 'renderer', 'session', 'tools'].map(
     (dir) => `test/unit/${dir}/**/*.test.ts`,
   ),
+  'test/unit/scriptedAnthropic*.test.ts',
 ];
 
 export default defineConfig({
