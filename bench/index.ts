@@ -1,37 +1,26 @@
-import { benchAgentLoop } from './agentLoop';
-import { benchBashThroughput } from './bashThroughput';
-import { benchBoardRoundTrip } from './boardRoundTrip';
-import { benchChatStreaming } from './chatStreaming';
-import { benchContextWindow } from './contextWindow';
-import { benchFileTools } from './fileTools';
-import { benchSandbox } from './sandbox';
-import { benchSearch } from './search';
-import { benchMentions } from './mentions';
-import { benchMcp } from './mcp';
 import { QUICK } from './quick';
-import { benchTerminalThroughput } from './terminalThroughput';
-import { benchValidator } from './validator';
-import { benchWindowStartup } from './windowStartup';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
 // `--quick`: small sizes and a few runs, to prove in CI that every bench still measures (quick.ts
 // decides it when it loads, before any bench reads a size).
 const only = process.argv.slice(2).filter((arg) => arg !== '--quick');
 if (QUICK) console.log('quick mode: small sizes and a few runs; the figures prove each bench measures, not how fast Keel is');
-const benches: Record<string, () => unknown> = {
-  validator: benchValidator,
-  board: benchBoardRoundTrip,
-  agentLoop: benchAgentLoop,
-  fileTools: benchFileTools,
-  bashThroughput: benchBashThroughput,
-  window: benchWindowStartup,
-  chat: benchChatStreaming,
-  terminal: benchTerminalThroughput,
-  contextWindow: benchContextWindow,
-  search: benchSearch,
-  mentions: benchMentions,
-  mcp: benchMcp,
-  sandbox: benchSandbox,
+// Each bench is loaded when it runs: one bench alone loads only its own code, and a bench that
+// does not even load fails alone, saying why, like one that cannot measure.
+const benches: Record<string, () => Promise<unknown>> = {
+  validator: async () => (await import('./validator')).benchValidator(),
+  board: async () => (await import('./boardRoundTrip')).benchBoardRoundTrip(),
+  agentLoop: async () => (await import('./agentLoop')).benchAgentLoop(),
+  fileTools: async () => (await import('./fileTools')).benchFileTools(),
+  bashThroughput: async () => (await import('./bashThroughput')).benchBashThroughput(),
+  window: async () => (await import('./windowStartup')).benchWindowStartup(),
+  chat: async () => (await import('./chatStreaming')).benchChatStreaming(),
+  terminal: async () => (await import('./terminalThroughput')).benchTerminalThroughput(),
+  contextWindow: async () => (await import('./contextWindow')).benchContextWindow(),
+  search: async () => (await import('./search')).benchSearch(),
+  mentions: async () => (await import('./mentions')).benchMentions(),
+  mcp: async () => (await import('./mcp')).benchMcp(),
+  sandbox: async () => (await import('./sandbox')).benchSandbox(),
 };
 
 const unknown = only.filter((name) => !(name in benches));
