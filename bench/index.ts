@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { QUICK } from './quick';
 
 // `npm run bench`: figures and same-run baselines, printed. Nothing here asserts a timing.
@@ -41,6 +42,7 @@ for (const [name, run] of Object.entries(benches)) {
     log(...parts);
   };
   const started = performance.now();
+  const cpuBefore = cpuSeconds();
   try {
     await run();
     if (notNumbers.length > 0) throw new Error(`it printed ${notNumbers.length} figure(s) that are not numbers, first: ${notNumbers[0]}`);
@@ -51,7 +53,9 @@ for (const [name, run] of Object.entries(benches)) {
   } finally {
     console.log = log;
     // What each bench costs the run: CI's quick run has a budget of 2 minutes in all.
-    console.log(`(bench ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const cpu = cpuSeconds();
+    const cpuPart = cpu === null || cpuBefore === null ? '' : `, ${(cpu - cpuBefore).toFixed(1)} s of CPU, its children included`;
+    console.log(`(bench ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s${cpuPart})`);
   }
 }
 if (failed.length > 0) {
@@ -64,3 +68,19 @@ setTimeout(() => {
   console.error(`the benches ended but left these behind, keeping the process alive: ${process.getActiveResourcesInfo().join(', ')}`);
   process.exit(1);
 }, 10_000).unref();
+
+/**
+ * CPU seconds of this process and of the children it has waited for (Chromium, keel web, the
+ * sandbox helper), from /proc (Linux; null elsewhere). On a shared machine the wall time tells how
+ * busy the others are; this tells what the benches cost.
+ */
+function cpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // After the command name in parentheses: fields 14-17 are utime, stime, cutime, cstime, in ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+  } catch {
+    return null;
+  }
+}
