@@ -122,7 +122,9 @@ export async function benchWindowStartup(): Promise<void> {
         loads.flatMap((load) => (load.firstContentfulPaint === null ? [] : [load.firstContentfulPaint])),
         50,
       );
-    console.log(`first contentful paint, window − baseline: ${(fcp(window) - fcp(blank)).toFixed(1)} ms`);
+    console.log(
+      `first contentful paint, window − baseline: ${(fcp(window) - fcp(blank)).toFixed(1)} ms; window / baseline: ${(fcp(window) / fcp(blank)).toFixed(2)}× (goal ≤ 3×)`,
+    );
   } finally {
     await browser.close();
     await keel.stop();

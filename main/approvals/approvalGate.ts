@@ -64,8 +64,11 @@ export class ApprovalGate {
     const shell = shellKindFor(process.platform);
     const judgedCall: ToolCall = { name: call.name, kind: kindOfCall(call.name, tool), input: call.input };
     const command = mode === 'full_auto' ? undefined : commandOfCall(judgedCall);
-    const always = [...(this.options.alwaysAllowed?.() ?? [])];
-    const rules = always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
+    // The kept "always allow" rules are read from the person's settings, so only when a rule can matter.
+    const rulesNow = (): ReadonlySet<string> => {
+      const always = [...(this.options.alwaysAllowed?.() ?? [])];
+      return always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
+    };
     const leaving = judgedCall.kind === 'command' && leavesSandbox(call.input);
     const sandboxed = judgedCall.kind === 'command' && !leaving && (this.options.sandboxed?.() ?? false);
     if (leaving && mode !== 'full_auto' && typeof (call.input as { command?: unknown }).command === 'string') {
@@ -80,7 +83,7 @@ export class ApprovalGate {
     }
     // The sandbox confines what the judge of the command line could only guess at.
     if (sandboxed) {
-      if (mode === 'full_auto' || rules.has(SANDBOX_RULE)) return null;
+      if (mode === 'full_auto' || rulesNow().has(SANDBOX_RULE)) return null;
       return {
         toolUseId: call.id,
         tool: call.name,
@@ -89,8 +92,10 @@ export class ApprovalGate {
         sandboxed: true,
       };
     }
+    // Full auto asks about nothing but a network call's host (which a kept rule may list).
+    if (mode === 'full_auto' && judgedCall.kind !== 'network') return null;
     const judged = command === undefined ? undefined : await judgeCommand(command, { workspace: session.workspace, shell });
-    if (!needsApproval(mode, judgedCall, rules, judged)) return null;
+    if (!needsApproval(mode, judgedCall, rulesNow(), judged)) return null;
     const fields = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
     const request: Omit<ApprovalRequest, 'id'> = { toolUseId: call.id, tool: call.name, sessionRule: sessionRuleFor(judgedCall, shell) };
     const mcp = tool?.mcp;
