@@ -22,6 +22,13 @@ import { Welcome } from './Welcome';
 import { WorkspaceHeader } from './WorkspaceHeader';
 
 const SIDEBAR_ID = 'sessions-sidebar';
+
+/** Where the person goes on when the element they were on is gone: the message box, else the welcome's folder field. */
+function defaultFocus(): HTMLElement | null {
+  const composer = document.getElementById('composer-input');
+  if (composer instanceof HTMLTextAreaElement && !composer.disabled) return composer;
+  return document.querySelector<HTMLElement>('.welcome input');
+}
 const SEPARATOR = 1;
 const TERMINAL_BAR = 30;
 
@@ -235,7 +242,9 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         onApprovalMode={status.setApprovalMode}
         contextSettingsKey={settings.view ? `${settings.view.contextWindow}/${settings.view.compactAt}` : ''}
       />
-      {settingsOpen ? <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} /> : null}
+      {settingsOpen ? (
+        <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} fallbackFocus={defaultFocus} />
+      ) : null}
       {folderDialogOpen ? (
         <OpenFolderDialog currentPath={workspace?.path ?? null} recent={sessions.recent} open={openFromField} onClose={() => setFolderDialogOpen(false)} />
       ) : null}

@@ -10,6 +10,7 @@ import { Composer, type ComposerHandle } from './Composer';
 import { EmptyState } from './EmptyState';
 import { Transcript } from './Transcript';
 import { useAnnouncement } from './useAnnouncement';
+import { useFocusRescue } from './useFocusRescue';
 import './chat.css';
 
 export interface ChatPanelProps {
@@ -52,6 +53,8 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
       const free = focused === null || focused === document.body || focused === document.documentElement;
       if (!free && !panel.current?.contains(focused)) return;
       event.preventDefault();
+      // The focus goes (or stays) where the person goes on: the message box.
+      composer.current?.focus();
       void store.stop();
     };
     document.addEventListener('keydown', onKeyDown);
@@ -64,6 +67,9 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
     const focused = document.activeElement;
     if (sessionId !== null && (focused === null || focused === document.body)) composer.current?.focus();
   }, [sessionId]);
+
+  // An answered card or a Stop button that goes away hands the focus to the next card, else the message box.
+  useFocusRescue(panel, () => panel.current?.querySelector<HTMLElement>('.approval-card') ?? composer.current, [chat.approvals, chat.running]);
 
   const announcement = useAnnouncement(chat);
   const hasFolder = Boolean(chat.workspace);
@@ -111,7 +117,10 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
           disabled={chat.workspace === null}
           history={history}
           onSend={(text, extras) => store.send(text, extras)}
-          onStop={() => void store.stop()}
+          onStop={() => {
+            composer.current?.focus();
+            void store.stop();
+          }}
           onAttach={attachPaste}
         />
         <div className="visually-hidden" role="status" aria-live="polite">
