@@ -43,7 +43,10 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const sessions = useSessions(workspace);
   const status = useAgentStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  // Open at the top, or at the model's connection (first contact, a refused key).
+  const [settingsOpen, setSettingsOpen] = useState<false | 'top' | 'connection'>(false);
+  const connectModel = () => setSettingsOpen('connection');
+  const noApiKey = settings.view ? !settings.view.apiKey.set : false;
   const changes = useChanges(workspace?.sessionId ?? null);
   const [changesOpen, setChangesOpen] = useState(false);
   const [folderDialogOpen, setFolderDialogOpen] = useState(false);
@@ -58,7 +61,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key === ',') {
         event.preventDefault();
-        setSettingsOpen(true);
+        setSettingsOpen('top');
       }
     };
     window.addEventListener('keydown', onKey);
@@ -162,7 +165,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         sidebarId={SIDEBAR_ID}
         onToggleSidebar={() => (narrow ? setDrawerOpen((value) => !value) : toggle('sidebarOpen'))}
         onOpenFolder={() => void onOpenFolderButton()}
-        onOpenSettings={() => setSettingsOpen(true)}
+        onOpenSettings={() => setSettingsOpen('top')}
         error={headerError ?? (hostError ? t(hostError === 'no_bridge' ? 'host.noBridge' : 'host.noToken') : null)}
         actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
@@ -212,8 +215,9 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                 />
                 <div className="chat-pane">
                   <ChatPanel
-                    onOpenSettings={() => setSettingsOpen(true)}
-                    noApiKey={settings.view ? !settings.view.apiKey.set : false}
+                    onOpenSettings={() => setSettingsOpen('top')}
+                    onConnectModel={connectModel}
+                    noApiKey={noApiKey}
                     approvalMode={status.approvalMode}
                   />
                   {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
@@ -230,7 +234,14 @@ export function Workbench({ settings }: { settings: SettingsState }) {
               />
             </>
           ) : workspace === null ? (
-            <Welcome app={app} recent={sessions.recent} open={openFromField} openRecent={openFolder} onChoose={() => void onOpenFolderButton()} />
+            <Welcome
+              app={app}
+              recent={sessions.recent}
+              open={openFromField}
+              openRecent={openFolder}
+              onChoose={() => void onOpenFolderButton()}
+              {...(noApiKey ? { onConnectModel: connectModel } : {})}
+            />
           ) : null}
         </main>
       </div>
@@ -243,7 +254,13 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         contextSettingsKey={settings.view ? `${settings.view.contextWindow}/${settings.view.compactAt}` : ''}
       />
       {settingsOpen ? (
-        <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} fallbackFocus={defaultFocus} />
+        <SettingsDialog
+          settings={settings}
+          hasSession={workspace != null}
+          onClose={() => setSettingsOpen(false)}
+          fallbackFocus={defaultFocus}
+          focusKey={settingsOpen === 'connection'}
+        />
       ) : null}
       {folderDialogOpen ? (
         <OpenFolderDialog currentPath={workspace?.path ?? null} recent={sessions.recent} open={openFromField} onClose={() => setFolderDialogOpen(false)} />

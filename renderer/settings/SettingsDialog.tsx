@@ -123,6 +123,8 @@ interface Props {
   onClose(): void;
   /** Where the focus goes on close when what opened the dialog is gone. */
   fallbackFocus?: () => HTMLElement | null;
+  /** Opened to connect a model: the focus starts in the API key field. */
+  focusKey?: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ interface Props {
  * the contract are shown under the field they concern. The API key itself never reaches this
  * window: only its masked form and where it comes from.
  */
-export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus }: Props) {
+export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, focusKey = false }: Props) {
   const { t, language } = useI18n();
   const view = settings.view;
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
@@ -281,6 +283,7 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus }:
                 }}
                 error={errorFor('apiKey')}
                 describedBy={describedBy('apiKey')}
+                autoFocus={focusKey}
               />
 
               <Field

@@ -9,7 +9,7 @@ import { withScriptedWindow } from './support/scriptedWindow';
 /*
  * The focus never falls to the page's body when the element that had it goes away: after the
  * last approval card is answered, after Stop (button or Esc), and after Settings closes when the
- * "no key" banner that opened it has gone, it is in the message box, where the person goes on.
+ * "Connect a model" card that opened it has gone, it is in the message box, where the person goes on.
  */
 
 const root = tempDir('focus-ws');
@@ -82,12 +82,13 @@ describe('the focus returns to the message box', () => {
     );
   }, 90_000);
 
-  test('after Settings, opened from the "no key" banner, closes once a key is saved', async () => {
+  test('after Settings, opened from the "Connect a model" card, closes once a key is saved', async () => {
     const folder = join(root.path, 'key');
     mkdirSync(folder);
     await withScriptedWindow({ workspace: folder, keelKey: null, script: [] }, async ({ page }) => {
-      const banner = page.locator('.no-key-banner');
-      await banner.getByRole('button', { name: 'Open settings' }).click();
+      // A new session's card offers to connect a model; it goes away once a key is saved.
+      const banner = page.locator('.chat-empty .connect-model');
+      await banner.getByRole('button', { name: 'Connect a model' }).click();
       const dialog = page.getByRole('dialog', { name: 'Settings' });
       await dialog.waitFor();
       await dialog.getByLabel('API key').fill('k');
