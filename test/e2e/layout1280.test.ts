@@ -129,4 +129,16 @@ describe('a laptop window, 1280×800', () => {
     }
     expect(found).toEqual([]);
   }, 90_000);
+
+  test('after a Stop: the board says so and the steps of the plan stay in view, with the message box', async () => {
+    const page = scripted.page;
+    await page.locator('#composer-input').focus();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-agent-running="false"]').waitFor();
+    await page.locator('section.plan-board .stopped-banner').waitFor();
+    const measured = await measure(page);
+    await screenshot(page, 'laptop-1280-stopped');
+    expect({ stepsInView: measured.stepsInView, composerInView: measured.composerInView }).toEqual({ stepsInView: 4, composerInView: true });
+    expect(await axeProblems(page)).toEqual([]);
+  }, 60_000);
 });
