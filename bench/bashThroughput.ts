@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { LiveOutput } from '../main/agent/liveOutput';
 import { runInPty } from '../main/tools/bash';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const PAYLOAD_BYTES = 50_000_000;
+const PAYLOAD_BYTES = sized(50_000_000, 5_000_000);
 const LINE_CHARS = 100;
-const RUNS = 3;
+const RUNS = sized(3, 1);
 const GOAL_RATIO = 0.8;
 /** No further pair of timed runs is started that would likely end past this (one pair is always made). */
 const BUDGET_MS = 32_000;
@@ -43,8 +44,8 @@ export async function benchBashThroughput(): Promise<void> {
     // fold ends every full line but the last with \n, which the pty turns into \r\n.
     const expected = PAYLOAD_BYTES + 2 * (Math.ceil(PAYLOAD_BYTES / LINE_CHARS) - 1);
     // Warm-up: JIT, page cache, the pty code paths.
-    await viaRunInPty(command(1_000_000), cwd);
-    await viaRawPty(command(1_000_000), cwd);
+    await viaRunInPty(command(sized(1_000_000, 200_000)), cwd);
+    await viaRawPty(command(sized(1_000_000, 200_000)), cwd);
 
     const producerMs = await producerOnly(command(PAYLOAD_BYTES), cwd);
     const keel: Run[] = [];

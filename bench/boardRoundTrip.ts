@@ -1,31 +1,44 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { connectKeelSocket } from '../test/e2e/support/keelSocket';
-import { tapPageSocket } from './socketTap';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { reply, startScriptedAnthropic, text, toolUse } from '../test/support/scriptedAnthropic';
+import { editOnBoard, type EditTimes } from './boardEdits';
+import { sized } from './quick';
+import { benchTree } from './searchTree';
+import { tapPageSocket } from './socketTap';
+import { heading } from './stats';
 
-/** Read when the bench runs: index.ts sets it after its imports have loaded. */
-const quick = () => process.env.KEEL_BENCH_QUICK === '1';
 const GOAL_P95_MS = 16;
+const GOAL_SCAN_RATIO = 2;
+const EDITS = sized(200, 20);
+const WARMUP = sized(20, 5);
+/** Between two edits: a person's edits come every so often, not back to back. */
+const PAUSE_MS = 15;
+/** More scans than the edits can outlast; the task is stopped when the edits are done. */
+const SCANS = 5_000;
+const KEY = 'sk-bench-board-0000000000';
 
 /**
  * The plan board's round trip in `keel web` + Chromium: a person changes an item's status on the
  * board → `plan.edit` over the socket → validated and stored in main → the board renders the new
  * stored version. Timed inside the page with performance.now(), from the change event to the
- * mutation of the board's data-plan-version attribute. Baseline, same page and run: a `plan.get`
- * round trip over a bare WebSocket (transport and dispatch only, no validation, no render).
- * Prints figures only. Needs `npm run build`.
+ * mutation of the board's data-plan-version attribute, and split by the edit's own request id
+ * (boardEdits.ts). Idle, then while the agent runs full no-match scans of the search bench's tree
+ * with search_text one after another (its events share the socket). Baseline, same page and
+ * run: a `plan.get` round trip over a bare WebSocket (transport and dispatch only, no validation,
+ * no render). Prints figures only. Needs `npm run build`.
  */
 export async function benchBoardRoundTrip(): Promise<void> {
-  const EDITS = quick() ? 20 : 200;
-  const WARMUP = quick() ? 5 : 20;
-  const home = tempDir('bench-home');
-  const root = tempDir('bench-ws');
-  const folder = join(root.path, 'bench-project');
-  mkdirSync(folder);
-  const keel = await startKeelWeb({ keelHome: home.path, workspace: folder });
+  heading('Plan board: an edit on the board to its stored version rendered');
+  const tree = benchTree();
+  const model = await startScriptedAnthropic({
+    apiKey: KEY,
+    script: [...Array.from({ length: SCANS }, () => reply(toolUse('search_text', { pattern: 'zqxjv_never_here' }))), reply(text('Done.'))],
+  });
+  const home = tempDir('bench-board-home');
+  const keel = await startKeelWeb({ keelHome: home.path, workspace: tree.root, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.baseURL } });
   const browser = await launchChromium();
   try {
     const socket = await connectKeelSocket(keel.url);
@@ -33,102 +46,86 @@ export async function benchBoardRoundTrip(): Promise<void> {
       baseVersion: 0,
       items: [{ content: 'Toggle this step' }, { content: 'Read the code' }, { content: 'Run the tests' }],
     });
-    socket.close();
     if (!seeded.ok) throw new Error(seeded.error.message);
 
     const { page } = await newPage(browser);
-    // When the page sends and when each socket message reaches it, to split the round trip into
-    // the board's own work (action → send), main and the socket (send → first message back) and
-    // rendering (first message → DOM).
     await tapPageSocket(page);
     await page.goto(keel.url);
-    await page.locator('[data-plan-version="1"] select.status-select').first().waitFor();
+    await page.locator(`[data-plan-version="${seeded.value.version}"] select.status-select`).first().waitFor();
 
-    const board = await page.evaluate(async (count) => {
-      const section = document.querySelector('[data-plan-version]')!;
-      const select = section.querySelector<HTMLSelectElement>('select.status-select')!;
-      const { sends, arrivals } = (window as unknown as { __keelSocketTap: { sends: number[]; arrivals: number[] } }).__keelSocketTap;
-      const times: { total: number; board: number; main: number; render: number }[] = [];
-      for (let i = 0; i < count; i++) {
-        const version = Number(section.getAttribute('data-plan-version'));
-        const rendered = new Promise<number>((resolve, reject) => {
-          // An edit that never renders is a broken bench, not a slow board: it fails instead of hanging.
-          const timer = setTimeout(() => reject(new Error(`edit ${i + 1} was never rendered (no new data-plan-version in 10 s)`)), 10_000);
-          const observer = new MutationObserver(() => {
-            if (Number(section.getAttribute('data-plan-version')) > version) {
-              observer.disconnect();
-              clearTimeout(timer);
-              resolve(performance.now());
-            }
-          });
-          observer.observe(section, { attributes: true, attributeFilter: ['data-plan-version'] });
-        });
-        arrivals.length = 0;
-        sends.length = 0;
-        const start = performance.now();
-        select.value = select.value === 'completed' ? 'pending' : 'completed';
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-        const end = await rendered;
-        const sent = sends[0];
-        const back = arrivals[0];
-        if (sent === undefined || back === undefined)
-          throw new Error(`edit ${i + 1}: the socket tap saw no ${sent === undefined ? 'plan.edit sent' : 'message back'}`);
-        times.push({ total: end - start, board: sent - start, main: back - sent, render: end - back });
-        // Let the edit's answer (it follows the plan.changed event) arrive before the next edit.
-        for (let wait = 0; arrivals.length < 2 && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      return times;
-    }, EDITS + WARMUP);
+    const idle = (await page.evaluate(editOnBoard, { count: EDITS + WARMUP, pauseMs: PAUSE_MS })).slice(WARMUP);
+    const baseline = (await planGetRoundTrips(page, new URL(keel.url).searchParams.get('token') ?? '', EDITS + WARMUP)).slice(WARMUP);
 
-    // The page takes the token out of its address once loaded: it comes from here.
-    const token = new URL(keel.url).searchParams.get('token') ?? '';
-    const baseline = await page.evaluate(
-      async ({ count, token }) => {
-        const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-        await new Promise((resolve, reject) => {
-          ws.addEventListener('open', resolve, { once: true });
-          ws.addEventListener('close', () => reject(new Error('the baseline socket was refused')), { once: true });
-        });
-        const times: number[] = [];
-        // (No named function inside page.evaluate: the bench runner's transpiler would wrap it in a helper the page lacks.)
-        const waiting = new Map<number, (at: number) => void>();
-        ws.onmessage = (event) => waiting.get((JSON.parse(String(event.data)) as { id: number }).id)?.(performance.now());
-        for (let id = 1; id <= count; id++) {
-          const answered = new Promise<number>((resolve) => waiting.set(id, resolve));
-          const start = performance.now();
-          ws.send(JSON.stringify({ type: 'request', id, channel: 'plan.get', payload: {} }));
-          times.push((await answered) - start);
-        }
-        ws.close();
-        return times;
-      },
-      { count: EDITS + WARMUP, token },
-    );
+    const sent = await socket.request('task.send', { text: 'Scan the tree again and again.' });
+    if (!sent.ok) throw new Error(sent.error.message);
+    // The first scans under way, then the same edits while they run.
+    for (const end = Date.now() + 30_000; model.requests.length < 2; await new Promise((resolve) => setTimeout(resolve, 10)))
+      if (Date.now() > end) throw new Error(`the scripted agent did not start scanning within 30 s (${model.requests.length} requests)`);
+    const before = model.requests.length;
+    const busy = (await page.evaluate(editOnBoard, { count: EDITS + WARMUP, pauseMs: PAUSE_MS })).slice(WARMUP);
+    const scans = model.requests.length - before;
+    const stopped = await socket.request('task.stop', {});
+    socket.close();
+    if (!stopped.ok) throw new Error(stopped.error.message);
+    if (model.errors.length > 0) throw model.errors[0]!;
+    if (scans < 2) throw new Error(`only ${scans} scan(s) ran during the ${EDITS + WARMUP} edits: the edits were not measured during scans`);
 
-    const measured = board.slice(WARMUP);
-    const b = summarise(measured.map((t) => t.total));
-    const part = (key: 'board' | 'main' | 'render') => {
-      const s = summarise(measured.map((t) => t[key]));
-      return `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}`;
-    };
-    const base = summarise(baseline.slice(WARMUP));
-    console.log(
-      `board round trip (edit → validated in main → rendered), ${EDITS} edits: p50 ${ms(b.p50)}, p95 ${ms(b.p95)}, max ${ms(b.max)} (goal: p95 ≤ ${GOAL_P95_MS} ms)`,
-    );
-    console.log(`  board, action → plan.edit sent: ${part('board')}`);
-    console.log(`  main + socket, sent → first message back: ${part('main')}`);
-    console.log(`  rendering, first message → DOM: ${part('render')}`);
+    const b = summarise(idle.map((t) => t.total));
+    const base = summarise(baseline);
+    console.log(`${EDITS} edits after ${WARMUP} warm-up, ${PAUSE_MS} ms apart; tree of ${tree.files.toLocaleString('en')} files for the scans`);
+    console.log(`idle: board round trip p50 ${ms(b.p50)}, p95 ${ms(b.p95)}, max ${ms(b.max)} (goal: p95 ≤ ${GOAL_P95_MS} ms)`);
+    printSplit(idle);
     console.log(`baseline (plan.get over a bare WebSocket from the same page), ${EDITS} requests: p50 ${ms(base.p50)}, p95 ${ms(base.p95)}`);
-    console.log(`ratio board / baseline: p50 ${(b.p50 / base.p50).toFixed(1)}×, p95 ${(b.p95 / base.p95).toFixed(1)}×`);
+    console.log(`ratio idle board / baseline: p50 ${(b.p50 / base.p50).toFixed(1)}×, p95 ${(b.p95 / base.p95).toFixed(1)}×`);
+    const s = summarise(busy.map((t) => t.total));
+    console.log(`during ${scans} full no-match scans by search_text: board round trip p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)}`);
+    printSplit(busy);
+    console.log(`ratio during scans / idle: p50 ${(s.p50 / b.p50).toFixed(2)}×, p95 ${(s.p95 / b.p95).toFixed(2)}× (goal ≤ ${GOAL_SCAN_RATIO}×)`);
   } finally {
     await browser.close();
     await keel.stop();
+    await model.close();
     home.remove();
-    root.remove();
   }
 }
 
+function printSplit(times: EditTimes[]): void {
+  const part = (key: 'board' | 'main' | 'render') => {
+    const s = summarise(times.map((t) => t[key]));
+    return `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}`;
+  };
+  console.log(`  board, action → plan.edit sent: ${part('board')}`);
+  console.log(`  main + socket, sent → the edit's answer or newer plan.changed: ${part('main')}`);
+  console.log(`  rendering, that message → DOM: ${part('render')}`);
+}
+
+/** `count` plan.get round trips over a WebSocket of the page's own, beside the board's (the page took the token out of its address: it is given). */
+async function planGetRoundTrips(page: Page, token: string, count: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ count, token }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+      await new Promise((resolve, reject) => {
+        ws.addEventListener('open', resolve, { once: true });
+        ws.addEventListener('close', () => reject(new Error('the baseline socket was refused')), { once: true });
+      });
+      const times: number[] = [];
+      const waiting = new Map<number, (at: number) => void>();
+      ws.onmessage = (event) => waiting.get((JSON.parse(String(event.data)) as { id: number }).id)?.(performance.now());
+      for (let id = 1; id <= count; id++) {
+        const answered = new Promise<number>((resolve) => waiting.set(id, resolve));
+        const start = performance.now();
+        ws.send(JSON.stringify({ type: 'request', id, channel: 'plan.get', payload: {} }));
+        times.push((await answered) - start);
+      }
+      ws.close();
+      return times;
+    },
+    { count, token },
+  );
+}
+
 function summarise(samples: number[]): { p50: number; p95: number; max: number } {
+  if (samples.length === 0) throw new Error('no samples to summarise');
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
   return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };

@@ -6,13 +6,16 @@ import { sessionsFolder } from '../main/session/workspaceSession';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 import { startScriptedAnthropic, reply } from '../test/support/scriptedAnthropic';
-import { tapPageSocket } from './socketTap';
+import { sized } from './quick';
+import { tapPageSocket, type SocketTap } from './socketTap';
 
-const LONG_SESSION_MESSAGES = 1_000;
-const OPEN_RUNS = 5;
+const LONG_SESSION_MESSAGES = sized(1_000, 200);
+const OPEN_RUNS = sized(5, 2);
 const GOAL_OPEN_MS = 1_000;
 const GOAL_NODES = 2_000;
-const STREAM_TOKENS = 10_000;
+const STREAM_TOKENS = sized(10_000, 1_000);
+/** Tokens in each of the three compared stretches (first, middle, last). */
+const STRETCH = STREAM_TOKENS / 10;
 /** Characters per streamed text_delta: one "token". */
 const TOKEN_CHARS = 4;
 
@@ -148,14 +151,20 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
   }
 }
 
-/** Notes when the answer to chat.history (the largest message) reaches the page. */
+/**
+ * Notes when an answer to chat.history reaches the page: the answer carrying the id of a
+ * chat.history request the page sent (any size; with --quick the history is small). The id is read
+ * from the frame's head, so the tap adds no parse of the large answer to the page's own work.
+ */
 async function markHistoryArrival(page: Page): Promise<void> {
   await tapPageSocket(page);
   await page.addInitScript(() => {
-    const tap = (window as unknown as { __keelSocketTap: { onText?: (data: string) => void } }).__keelSocketTap;
+    const tap = (window as unknown as { __keelSocketTap: SocketTap }).__keelSocketTap;
     tap.onText = (data) => {
-      if (data.length > 100_000 && data.startsWith('{"type":"response"'))
-        (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
+      const id = /^\{"type":"response","id":(\d+),/.exec(data.slice(0, 64))?.[1];
+      if (id === undefined) return;
+      const asked = tap.sends.some((frame) => frame.data.includes('"channel":"chat.history"') && frame.data.includes(`"id":${id},`));
+      if (asked) (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
     };
   });
 }
@@ -225,15 +234,16 @@ async function benchStreaming(browser: Awaited<ReturnType<typeof launchChromium>
     };
     const counted = samples.at(-1)!.tokens;
     if (counted < STREAM_TOKENS) throw new Error(`the page counted ${counted} of ${STREAM_TOKENS} streamed tokens on its socket in ${seconds.toFixed(0)} s`);
-    const first = segment(0, 1_000);
-    const middle = segment(4_500, 5_500);
-    const last = segment(STREAM_TOKENS - 1_000, STREAM_TOKENS);
+    const first = segment(0, STRETCH);
+    const middle = segment(STREAM_TOKENS / 2 - STRETCH / 2, STREAM_TOKENS / 2 + STRETCH / 2);
+    const last = segment(STREAM_TOKENS - STRETCH, STREAM_TOKENS);
     const line = (label: string, s: ReturnType<typeof segment>) =>
       `  ${label}: ${ms(s.task, 3)} per token: script ${ms(s.script, 3)}, style + layout ${ms(s.layout, 3)}, the rest (paint, GC, frames) ${ms(s.task - s.script - s.layout, 3)}; ${s.tokens} tokens at ${s.rate.toFixed(0)}/s`;
     console.log(`stream a ${STREAM_TOKENS}-token answer (${answer.length} characters) into the chat, ${seconds.toFixed(1)} s; main-thread time of the page:`);
-    console.log(line('first 1,000 tokens', first));
-    console.log(line('tokens 4,500–5,500', middle));
-    console.log(line('last 1,000 tokens ', last));
+    const count = (n: number) => n.toLocaleString('en');
+    console.log(line(`first ${count(STRETCH)} tokens`, first));
+    console.log(line(`tokens ${count(STREAM_TOKENS / 2 - STRETCH / 2)}–${count(STREAM_TOKENS / 2 + STRETCH / 2)}`, middle));
+    console.log(line(`last ${count(STRETCH)} tokens`, last));
     console.log(
       `  last / first: ${(last.task / first.task).toFixed(2)}× all main-thread time, ${((last.script + last.layout) / (first.script + first.layout)).toFixed(2)}× script + style + layout (goal: flat, about 1×)`,
     );

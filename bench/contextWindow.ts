@@ -12,10 +12,11 @@ import type { ChatMessage } from '../main/agent/messageTypes';
 import { WorkspaceSession } from '../main/session/workspaceSession';
 import { noopTool, startAgentHarness, TEST_API_KEY } from '../test/support/agentHarness';
 import { reply, startScriptedAnthropic, text, toolUse, type Step } from '../test/support/scriptedAnthropic';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const ROUNDS_MEASURED = 8;
-const TRIALS = 5;
+const ROUNDS_MEASURED = sized(8, 4);
+const TRIALS = sized(5, 1);
 
 /**
  * The context window's costs. (1) A round at 1,000 messages of history vs at 10: Keel's own
@@ -34,7 +35,7 @@ export async function benchContextWindow(): Promise<void> {
         const messages = withHistoryCacheBreakpoint(normalizeHistory(history));
         return messages.length;
       },
-      count >= 1_000 ? 200 : 5_000,
+      sized(count >= 1_000 ? 200 : 5_000, count >= 1_000 ? 20 : 500),
     );
     const bytes = JSON.stringify(history).length;
     console.log(
@@ -67,11 +68,11 @@ export async function benchContextWindow(): Promise<void> {
   // Stage 1 on about 150k tokens: 300 rounds of ~2 KB tool results.
   const big = syntheticHistory(300, 1_740);
   const tokens = big.reduce((n, m) => n + estimateTokens(m), 0);
-  const choose = timeRepeated(() => chooseResultsToClear(big, { keepRounds: KEEP_RECENT_ROUNDS, tokensToFree: tokens / 2 }).length, 20);
+  const choose = timeRepeated(() => chooseResultsToClear(big, { keepRounds: KEEP_RECENT_ROUNDS, tokensToFree: tokens / 2 }).length, sized(20, 5));
   const cleared = chooseResultsToClear(big, { keepRounds: KEEP_RECENT_ROUNDS, tokensToFree: tokens / 2 });
-  const apply = timeRepeated(() => applyCompactionRecord(big, { cleared }).length, 20);
+  const apply = timeRepeated(() => applyCompactionRecord(big, { cleared }).length, sized(20, 5));
   const whole: number[] = [];
-  for (let i = 0; i < 10; i++) whole.push(await stageOneThroughSession(big));
+  for (let i = 0; i < sized(10, 3); i++) whole.push(await stageOneThroughSession(big));
   console.log(
     `stage-1 compaction on ${big.length} messages ≈ ${Math.round(tokens / 1000)}k tokens, clearing ${cleared.length} results to free half: ` +
       `choose p50 ${formatMs(percentile(choose, 50))}, apply p50 ${formatMs(percentile(apply, 50))}, ` +

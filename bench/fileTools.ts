@@ -3,15 +3,16 @@ import { open, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { editFileTool, readFileTool } from '../main/tools/files';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const FILE_BYTES = 10 * 1024 * 1024;
+const FILE_BYTES = sized(10, 1) * 1024 * 1024;
 const WINDOW_LINES = 2000;
-const REPEATS = 20;
-const WARMUP = 3;
-const MIN_REPEATS = 8;
+const REPEATS = sized(20, 4);
+const WARMUP = sized(3, 1);
+const MIN_REPEATS = sized(8, 3);
 /** Per timed section, so the whole bench stays well under a minute on a loaded 2-core machine. */
-const SECTION_BUDGET_MS = 10_000;
+const SECTION_BUDGET_MS = sized(10_000, 2_000);
 const GOAL_RATIO = 2;
 
 /**
@@ -23,7 +24,7 @@ const GOAL_RATIO = 2;
  * figures only; the temp folder is removed.
  */
 export async function benchFileTools(): Promise<void> {
-  heading('File tools on a 10 MB text file');
+  heading(`File tools on a ${FILE_BYTES / 1024 / 1024} MB text file`);
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'keel-bench-files-')));
   try {
     const path = join(workspace, 'big.txt');

@@ -6,10 +6,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runToolCall } from '../main/agent/toolRunner';
 import { McpManager } from '../main/mcp/mcpManager';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const CALLS = 300;
-const WARMUP = 20;
+const CALLS = sized(300, 30);
+const WARMUP = sized(20, 5);
 const EVERYTHING = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
 /**

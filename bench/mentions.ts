@@ -6,10 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { KeelCore } from '../main/api/core';
 import { dispatchRequest } from '../main/api/dispatch';
 import { MentionIndex } from '../main/mentions/mentionIndex';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const FILES = 100_000;
-const IGNORED_FILES = 5_000;
+const FILES = sized(100_000, 10_000);
+const IGNORED_FILES = sized(5_000, 500);
 const TREE_VERSION = 1;
 const GOAL_P95_MS = 50;
 /** What a person types after `@`, one keystroke at a time. */
@@ -22,7 +23,7 @@ const TYPED = ['app', 'src/cart', 'pkg-042/src/mod', 'totl', 'index.ts', 'README
  * os.tmpdir() for later runs. Prints figures only.
  */
 export async function benchMentions(): Promise<void> {
-  heading('@-mention completion on a 100k-file tree');
+  heading(`@-mention completion on a ${FILES / 1000}k-file tree`);
   const root = ensureTree();
   const index = new MentionIndex(root, { maxAgeMs: Number.POSITIVE_INFINITY });
   const started = performance.now();
@@ -36,7 +37,7 @@ export async function benchMentions(): Promise<void> {
   const paths = collectPaths(index);
   const samples: number[] = [];
   const naive: number[] = [];
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < sized(5, 1); round++) {
     for (const typed of TYPED) {
       for (let n = 1; n <= typed.length; n++) {
         const query = typed.slice(0, n);

@@ -1,9 +1,15 @@
 import type { Page } from 'playwright-core';
 
-/** What the page's socket did, as seen from the page: when it sent and when each message came. */
+/** A text frame (the JSON contract) and when the page sent or got it (performance.now()). */
+export interface TappedFrame {
+  at: number;
+  data: string;
+}
+
+/** What the page's socket did, as seen from the page: each text frame it sent and each it got. */
 export interface SocketTap {
-  sends: number[];
-  arrivals: number[];
+  sends: TappedFrame[];
+  arrivals: TappedFrame[];
   /** Set by a bench: called with each text message the page receives. */
   onText?: (data: string) => void;
 }
@@ -17,11 +23,17 @@ export async function tapPageSocket(page: Page): Promise<void> {
   await page.addInitScript(() => {
     // tsx names functions with a helper the page does not have; an identity stands in.
     (globalThis as unknown as { __name?: unknown }).__name ??= (f: unknown) => f;
-    const tap: { sends: number[]; arrivals: number[]; onText?: (data: string) => void } = { sends: [], arrivals: [] };
+    type Frame = { at: number; data: string };
+    const tap: { sends: Frame[]; arrivals: Frame[]; onText?: (data: string) => void } = { sends: [], arrivals: [] };
     (window as unknown as { __keelSocketTap: typeof tap }).__keelSocketTap = tap;
+    // Binary frames (terminal bytes and acks) are not noted: the benches that tap read the contract.
     const arrived = (data: unknown) => {
-      tap.arrivals.push(performance.now());
-      if (typeof data === 'string') tap.onText?.(data);
+      if (typeof data !== 'string') return;
+      tap.arrivals.push({ at: performance.now(), data });
+      tap.onText?.(data);
+    };
+    const sent = (data: unknown) => {
+      if (typeof data === 'string') tap.sends.push({ at: performance.now(), data });
     };
     const NativeWorker = window.Worker;
     window.Worker = class extends NativeWorker {
@@ -32,7 +44,8 @@ export async function tapPageSocket(page: Page): Promise<void> {
         });
       }
       override postMessage(message: unknown, ...rest: [Transferable[]] | [StructuredSerializeOptions?]) {
-        if ((message as { type?: string } | null)?.type === 'send') tap.sends.push(performance.now());
+        const posted = message as { type?: string; data?: unknown } | null;
+        if (posted?.type === 'send') sent(posted.data);
         super.postMessage(message, ...(rest as [Transferable[]]));
       }
     };
@@ -43,7 +56,7 @@ export async function tapPageSocket(page: Page): Promise<void> {
         this.addEventListener('message', (event) => arrived(event.data));
       }
       override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-        tap.sends.push(performance.now());
+        sent(data);
         super.send(data);
       }
     };

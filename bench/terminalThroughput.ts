@@ -5,14 +5,17 @@ import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
 import { openShellTab } from '../test/e2e/support/until';
 import { openCdpPage, type CdpPage } from './cdpPage';
 import { mainPipelineRate, rawPtyRate, webSocketRate, writeLinesFile } from './ptyStages';
+import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const PAYLOAD_BYTES = 50_000_000;
-const FLOOD_BYTES = 100_000_000;
+const PAYLOAD_BYTES = sized(50_000_000, 5_000_000);
+const FLOOD_BYTES = sized(100_000_000, 10_000_000);
 const LINE_CHARS = 100;
-const KEYSTROKES = 50;
-const CTRL_C_TRIES = 10;
-const RUNS = 5;
+const KEYSTROKES = sized(50, 10);
+const CTRL_C_TRIES = sized(10, 3);
+const RUNS = sized(5, 2);
+/** Characters of `yes` on screen before each Ctrl-C, and of 1-character lines parsed for attribution. */
+const YES_CHARS = sized(1_000_000, 200_000);
 const PROMPT = '[bench-prompt] ';
 
 const command = (bytes: number, marker: string) => `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w ${LINE_CHARS}; echo ${marker}-$((1+1))`;
@@ -56,7 +59,7 @@ export async function benchTerminalThroughput(): Promise<void> {
     console.log(`  grid ${cols} columns (no wrapping of the 100-character lines); page driven over the bare DevTools protocol`);
 
     // Warm-up: JIT, page cache, the code paths.
-    await runLine(page, id, command(2_000_000, 'warm'), 'warm-2');
+    await runLine(page, id, command(sized(2_000_000, 500_000), 'warm'), 'warm-2');
     await page.call(() => window.__keelTerminals!.parseCeiling(20_000, 100), null);
 
     // From the Enter that starts the command (not from the typing of it) to its last line
@@ -89,7 +92,7 @@ export async function benchTerminalThroughput(): Promise<void> {
     console.log(
       `  for attribution: xterm.js alone over the pane, drawn as it goes, 1 MB writes: ${mbps(drawnRate)} (the pipeline is ${((pipelineRate / drawnRate) * 100).toFixed(0)}% of it)`,
     );
-    const short = await page.call(() => window.__keelTerminals!.parseCeiling(1_000_000, 1), null);
+    const short = await page.call((n) => window.__keelTerminals!.parseCeiling(n, 1), YES_CHARS);
     console.log(`  for attribution: xterm.js alone on 1-character lines (a yes): ${mbps(short.chars / 1e3 / short.ms)}`);
 
     // Keystroke echo: a key pressed at the prompt to its echo rendered.
@@ -110,7 +113,7 @@ export async function benchTerminalThroughput(): Promise<void> {
       const before = await page.call((tab) => window.__keelTerminals!.renderedChars(tab), id);
       await page.insertText('yes');
       await page.press('Enter');
-      await waitFor(page, ([tab, from]) => (window.__keelTerminals!.renderedChars(tab) > from + 1_000_000 ? true : undefined), [id, before] as const);
+      await waitFor(page, ([tab, from]) => (window.__keelTerminals!.renderedChars(tab) > from ? true : undefined), [id, before + YES_CHARS] as const);
       const prompt = page.call(([tab, needle]) => window.__keelTerminals!.waitForOutput(tab, needle, 10_000), [id, PROMPT] as const);
       await page.press('Control+C');
       const at = await prompt;

@@ -1,5 +1,6 @@
 import { validatePlan } from '../common/plan/validate';
 import type { PlanItem } from '../common/plan/types';
+import { sized } from './quick';
 import { heading } from './stats';
 
 /** Validator throughput on a 12-item plan, beside a bare structured clone of the same input as baseline. */
@@ -15,8 +16,8 @@ export function benchValidator(): void {
   const previous: PlanItem[] = first.items;
 
   const rate = (fn: () => unknown) => {
-    for (let i = 0; i < 2_000; i++) fn();
-    const rounds = 50_000;
+    for (let i = 0; i < sized(2_000, 200); i++) fn();
+    const rounds = sized(50_000, 5_000);
     const start = performance.now();
     for (let i = 0; i < rounds; i++) fn();
     return rounds / ((performance.now() - start) / 1000);

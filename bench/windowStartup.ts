@@ -5,9 +5,10 @@ import type { Browser } from 'playwright-core';
 import { launchChromium, newPage } from '../test/e2e/support/chromium';
 import { connectKeelSocket } from '../test/e2e/support/keelSocket';
 import { startKeelWeb, tempDir } from '../test/e2e/support/keelWeb';
+import { sized } from './quick';
 import { heading, percentile } from './stats';
 
-const LOADS = 10;
+const LOADS = sized(10, 3);
 const WARMUP = 1;
 
 /**

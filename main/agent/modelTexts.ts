@@ -7,6 +7,8 @@ export const CANCELLED_RESULT = 'Cancelled: the person stopped the task before t
 
 export const MAX_TOKENS_CONTINUE = 'Your answer was cut off by the max_tokens limit. Continue exactly where it stopped.';
 
+export const CONTEXT_FULL_CONTINUE = 'Your answer was cut off because the context window was full. Room was made; continue exactly where it stopped.';
+
 export const REFUSED_MESSAGE = 'The model declined to go on with this request (stop reason: refusal).';
 
 export const STOPPED_MESSAGE = 'Stopped by the person.';

@@ -28,6 +28,20 @@ export function takeReminder(view: PlanView, threshold: number): TextBlockParam 
 }
 
 /**
+ * The plan a new task starts from: a finished plan stays in the history, and the task starts with
+ * an empty one; an unfinished one is noted in the task's first message (see earlierPlanNote).
+ */
+export function planAtTaskStart(view: PlanView): TextBlockParam[] {
+  const { plan } = view;
+  if (plan.items.length > 0 && unfinishedItems(plan.items).length === 0) {
+    plan.propose([], { source: 'agent' });
+    view.updated();
+  }
+  const earlier = earlierPlanNote(view);
+  return earlier ? [earlier] : [];
+}
+
+/**
  * A new task told of an unfinished plan left by an earlier one: shown, but not binding. It does not
  * mark the plan seen: an edit the person made since still reaches the model as a `<plan-update>`.
  */

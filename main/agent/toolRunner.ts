@@ -12,12 +12,24 @@ export interface AgentTool extends Tool {
 
 export function toolDefinitions(tools: readonly AgentTool[]): ApiTool[] {
   return tools.map((tool, index) => {
-    const { $schema: _ignored, ...schema } = (tool.modelSchema ?? z.toJSONSchema(tool.inputSchema)) as Record<string, unknown>;
-    const definition: ApiTool = { name: tool.name, description: tool.description, input_schema: schema as ApiTool['input_schema'] };
+    const definition: ApiTool = { name: tool.name, description: tool.description, input_schema: modelSchemaOf(tool) };
     // The tool list is part of the stable prefix: cache it with the system prompt.
     if (index === tools.length - 1) definition.cache_control = { type: 'ephemeral' };
     return definition;
   });
+}
+
+/** Each tool's JSON schema, derived once: the loop asks for the definitions every round. */
+const derivedSchemas = new WeakMap<AgentTool, ApiTool['input_schema']>();
+
+function modelSchemaOf(tool: AgentTool): ApiTool['input_schema'] {
+  let schema = derivedSchemas.get(tool);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = (tool.modelSchema ?? z.toJSONSchema(tool.inputSchema)) as Record<string, unknown>;
+    schema = rest as ApiTool['input_schema'];
+    derivedSchemas.set(tool, schema);
+  }
+  return schema;
 }
 
 /** Runs one call; an unknown tool, invalid input or a throwing tool becomes an is_error result. */

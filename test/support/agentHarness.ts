@@ -102,8 +102,10 @@ export async function startAgentHarness(
     events,
     settings,
     async close() {
-      core.currentAgent?.stop();
-      await core.mcp.dispose();
+      // All of the core, as the host's quit does: the task stopped and awaited, terminals, MCP
+      // servers and the sandbox's helper gone, the session's lock released. Nothing stays behind
+      // to keep a test file's or a bench's process alive.
+      await core.dispose();
       await server.close();
       rmSync(workspace, { recursive: true, force: true });
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -25,6 +25,7 @@ export interface RoomContext {
 export class ContextKeeper {
   private readonly tracker = new ContextTracker();
   private prefixTokens = 0;
+  private prefix: { system: readonly TextBlockParam[]; tools: readonly Tool[] } | undefined;
 
   constructor(
     private readonly session: WorkspaceSession,
@@ -33,6 +34,10 @@ export class ContextKeeper {
 
   /** The system prompt and tools of the coming requests: part of every request's size. */
   setPrefix(system: readonly TextBlockParam[], tools: readonly Tool[]): void {
+    // The same prompt and tools every round of a task: estimated again only when they change.
+    const last = this.prefix;
+    if (last && last.system === system && sameTools(last.tools, tools)) return;
+    this.prefix = { system, tools };
     this.prefixTokens = estimateTokens({ system, tools });
   }
 
@@ -119,4 +124,15 @@ export class ContextKeeper {
     for (const info of infos) this.onCompaction(info);
     return infos;
   }
+}
+
+/** The same definitions, tool by tool (a round builds a new list around the same schemas). */
+function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((tool, i) => {
+      const other = b[i]!;
+      return tool.name === other.name && tool.description === other.description && tool.input_schema === other.input_schema;
+    })
+  );
 }
