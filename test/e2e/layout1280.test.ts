@@ -95,14 +95,14 @@ function measure(page: Page) {
 }
 
 /** Sets the theme, then reloads the page as a person coming back to it does; the approval is still waiting. */
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+async function setTheme(page: Page, theme: 'light' | 'dark', waiting = true): Promise<void> {
   const socket = await connectKeelSocket(scripted.keel.url);
   const result = await socket.request('settings.update', { theme });
   socket.close();
   if (!result.ok) throw new Error(result.error.message);
   await page.reload();
   await board(page).waitFor();
-  await page.locator('section.chat-panel .approval-card').waitFor();
+  if (waiting) await page.locator('section.chat-panel .approval-card').waitFor();
   await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
 }
 
@@ -141,4 +141,25 @@ describe('a laptop window, 1280×800', () => {
     expect({ stepsInView: measured.stepsInView, composerInView: measured.composerInView }).toEqual({ stepsInView: 4, composerInView: true });
     expect(await axeProblems(page)).toEqual([]);
   }, 60_000);
+
+  test('Settings and Changes: axe finds nothing serious or critical, in light and dark', async () => {
+    const page = scripted.page;
+    const found: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme, false);
+      await page.keyboard.press('Control+,');
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.waitFor();
+      await screenshot(page, `laptop-1280-settings-${theme}`);
+      found.push(...(await axeProblems(page)).map((problem) => `settings ${theme}: ${problem}`));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+      await page.locator('.header-actions .changes-button').click();
+      await page.locator('.changes-panel').waitFor();
+      await screenshot(page, `laptop-1280-changes-${theme}`);
+      found.push(...(await axeProblems(page)).map((problem) => `changes ${theme}: ${problem}`));
+      await page.locator('.header-actions .changes-button').click();
+    }
+    expect(found).toEqual([]);
+  }, 90_000);
 });
