@@ -13,8 +13,18 @@ export function useFocusRescue(panel: RefObject<HTMLElement | null>, next: () =>
     const onFocusIn = (event: FocusEvent) => {
       inside.current = event.target instanceof Node && (panel.current?.contains(event.target) ?? false);
     };
+    // A blur to nowhere by the person (a click on the transcript's text, to select it) is not a loss:
+    // the element is still there. One removed from the page is.
+    const onFocusOut = (event: FocusEvent) => {
+      const target = event.target;
+      if (event.relatedTarget === null && target instanceof Node) queueMicrotask(() => target.isConnected && (inside.current = false));
+    };
     document.addEventListener('focusin', onFocusIn);
-    return () => document.removeEventListener('focusin', onFocusIn);
+    document.addEventListener('focusout', onFocusOut);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('focusout', onFocusOut);
+    };
   }, [panel]);
 
   const nextRef = useRef(next);
