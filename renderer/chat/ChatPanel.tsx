@@ -95,7 +95,7 @@ export function ChatPanel({ onOpenSettings, onConnectModel = onOpenSettings, noA
             />
           )}
         </div>
-        {noApiKey && chat.workspace && !empty ? (
+        {noApiKey && chat.workspace && chat.loaded && !empty ? (
           <div className="no-key-banner" role="note">
             <p>
               <strong>{t('chat.noKey.title')}</strong> {t('chat.noKey.text')}
