@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { TaskErrorCodeSchema, TaskOutcomeSchema } from './agentEvents';
+import { ApprovalRequestSchema } from './approvals';
 import { CompactionInfoSchema } from './contextWindow';
 import { PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 
 /** A picture in the chat: the name of its blob in the data folder (`chat.image` gives its bytes). */
 export const ChatImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
 export type ChatImage = z.infer<typeof ChatImageSchema>;
+
+/** A tool call's card: its input, its live output while it runs, then its result. */
+export const ToolItemSchema = z.object({
+  kind: z.literal('tool'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  output: z.string().optional(),
+  result: z.object({ content: z.string(), isError: z.boolean(), images: z.array(ChatImageSchema).optional() }).optional(),
+  /** An accepted `todo` call: what it replaced and stored, and the person's edits before it. */
+  plan: PlanStepSchema.optional(),
+  yours: PlanStepSchema.optional(),
+});
+export type ToolItem = z.infer<typeof ToolItemSchema>;
 
 /** One entry of the chat as the person sees it; built from the transcript, then kept live from agent events. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
@@ -25,17 +40,7 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean().optional() }),
   /** The model's thinking before its answer; `redacted`: reasoning the model hid, shown as such. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), redacted: z.boolean().optional(), streaming: z.boolean().optional() }),
-  z.object({
-    kind: z.literal('tool'),
-    id: z.string(),
-    name: z.string(),
-    input: z.unknown(),
-    output: z.string().optional(),
-    result: z.object({ content: z.string(), isError: z.boolean(), images: z.array(ChatImageSchema).optional() }).optional(),
-    /** An accepted `todo` call: what it replaced and stored, and the person's edits before it. */
-    plan: PlanStepSchema.optional(),
-    yours: PlanStepSchema.optional(),
-  }),
+  ToolItemSchema,
   z.object({
     kind: z.literal('notice'),
     id: z.string(),
@@ -56,3 +61,21 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
   CompactionInfoSchema.extend({ kind: z.literal('compaction') }),
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;
+
+/** An approval card of a tool call and the person's answer, once given (the card's badge). */
+export const CallApprovalSchema = z.object({
+  request: ApprovalRequestSchema,
+  decision: z.enum(['allow_once', 'allow_session', 'deny']).optional(),
+});
+export type CallApproval = z.infer<typeof CallApprovalSchema>;
+
+/**
+ * The tool calls of the running (or last) task as the live chat has them: what a window that
+ * (re)loads needs beyond the transcript, which records a round's results only once every call of
+ * the round has ended, and never live output or approvals.
+ */
+export const LiveCallsSchema = z.object({
+  calls: z.array(ToolItemSchema),
+  approvals: z.array(CallApprovalSchema),
+});
+export type LiveCalls = z.infer<typeof LiveCallsSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AgentEventSchema, AgentStateSchema, TaskOutcomeSchema, UsageSchema } from './agentEvents';
 import { ApprovalDecisionSchema, ApprovalModeSchema, ApprovalRequestSchema } from './approvals';
 import { ChangeConflictCodeSchema } from './changeConflicts';
-import { ChatItemSchema } from './chat';
+import { ChatItemSchema, LiveCallsSchema } from './chat';
 import { helperEvents, helperRequests } from './helpers';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
@@ -132,6 +132,8 @@ export const AgentStatusSchema = z.object({
   approvalMode: ApprovalModeSchema,
   pendingApprovals: z.array(ApprovalRequestSchema),
   queued: z.array(z.object({ id: z.string(), text: z.string() })),
+  /** The tool calls of the running or last task as the live chat has them (output, results, approvals). */
+  liveCalls: LiveCallsSchema.optional(),
   /** How full the model's context window is (the meter). */
   context: ContextUsageSchema.optional(),
   /** AGENTS.md / CLAUDE.md files the agent is given. */

@@ -17,6 +17,7 @@ import { TerminalManager, type TerminalOutputListener } from '../terminal/termin
 import type { Handlers } from './dispatch';
 import type { CoreOptions } from './coreOptions';
 import type { HandlerContext } from './handlerContext';
+import { LiveCallsTracker } from './liveCalls';
 import { snapshot, workspaceInfo } from './snapshots';
 import { agentHandlers } from './handlers/agentHandlers';
 import { attachmentHandlers } from './handlers/attachmentHandlers';
@@ -60,6 +61,7 @@ const MCP_WINDOW_WAIT_MS = 10_000;
 export class KeelCore implements HandlerContext {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
+  private liveCalls: LiveCallsTracker | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
   /** The open session's network policy (the sandbox's proxy asks it about hosts nobody listed). */
@@ -157,6 +159,10 @@ export class KeelCore implements HandlerContext {
     return this.agent;
   }
 
+  get currentLiveCalls(): LiveCallsTracker | null {
+    return this.liveCalls;
+  }
+
   /** What the agent changed in the open session's files (the Changes view). */
   get currentChanges(): ChangeTracker | null {
     return this.changes;
@@ -227,11 +233,18 @@ export class KeelCore implements HandlerContext {
     });
     this.refreshModels();
     this.agent = agent;
+    const liveCalls = new LiveCallsTracker();
+    this.liveCalls = liveCalls;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
     const subscriptions = new DisposableStore();
     subscriptions.add(session.plan.onChange(() => this.emit('plan.changed', snapshot(session.plan))));
-    subscriptions.add(agent.on((event) => this.emit('agent.event', event)));
+    subscriptions.add(
+      agent.on((event) => {
+        liveCalls.observe(event);
+        this.emit('agent.event', event);
+      }),
+    );
     subscriptions.add(changes.onChange(() => this.emit('changes.changed', {})));
     this.sessionSubscriptions = subscriptions;
     try {

@@ -11,6 +11,7 @@ import type { ModelSettings } from '../settings/modelSettings';
 import type { OpenSessionOptions, WorkspaceSession } from '../session/workspaceSession';
 import type { TerminalManager } from '../terminal/terminalManager';
 import type { CoreOptions } from './coreOptions';
+import type { LiveCallsTracker } from './liveCalls';
 
 /**
  * What the contract's handlers may use of the core (KeelCore implements it). Each handler takes
@@ -21,6 +22,8 @@ export interface HandlerContext {
   readonly options: CoreOptions;
   readonly currentSession: WorkspaceSession | null;
   readonly currentAgent: Agent | null;
+  /** The open session's tool calls of its running or last task, for a window that (re)loads. */
+  readonly currentLiveCalls: LiveCallsTracker | null;
   readonly currentChanges: ChangeTracker | null;
   readonly settings: SettingsService;
   readonly terminals: TerminalManager;

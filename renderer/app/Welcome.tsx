@@ -3,6 +3,7 @@ import type { Result } from '../../common/result';
 import { useI18n } from '../i18n/I18nProvider';
 import { RecentFolderList } from '../sessions/SessionsSidebar';
 import { KeelMark } from '../ui/icons';
+import { ConnectModel } from '../settings/ConnectModel';
 import { FolderPathField } from './FolderPathField';
 
 interface Props {
@@ -12,10 +13,12 @@ interface Props {
   /** Opening a recent folder; its error is shown by the header. */
   openRecent(path: string): Promise<Result<WorkspaceInfo>>;
   onChoose(): void;
+  /** Given when no model is set up: the card offers to connect one. */
+  onConnectModel?: () => void;
 }
 
 /** The window with no folder open: what Keel is for, and the ways to open a folder. */
-export function Welcome({ app, recent, open, openRecent, onChoose }: Props) {
+export function Welcome({ app, recent, open, openRecent, onChoose, onConnectModel }: Props) {
   const { t } = useI18n();
   return (
     <div className="welcome">
@@ -30,6 +33,7 @@ export function Welcome({ app, recent, open, openRecent, onChoose }: Props) {
         ) : (
           <FolderPathField open={open} visibleLabel autoFocus />
         )}
+        {onConnectModel ? <ConnectModel onConnect={onConnectModel} /> : null}
         {recent.length > 0 ? (
           <section className="welcome-recent" aria-labelledby="welcome-recent-title">
             <h3 id="welcome-recent-title" className="section-title">

@@ -22,6 +22,13 @@ import { Welcome } from './Welcome';
 import { WorkspaceHeader } from './WorkspaceHeader';
 
 const SIDEBAR_ID = 'sessions-sidebar';
+
+/** Where the person goes on when the element they were on is gone: the message box, else the welcome's folder field. */
+function defaultFocus(): HTMLElement | null {
+  const composer = document.getElementById('composer-input');
+  if (composer instanceof HTMLTextAreaElement && !composer.disabled) return composer;
+  return document.querySelector<HTMLElement>('.welcome input');
+}
 const SEPARATOR = 1;
 const TERMINAL_BAR = 30;
 
@@ -36,7 +43,10 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const sessions = useSessions(workspace);
   const status = useAgentStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  // Open at the top, or at the model's connection (first contact, a refused key).
+  const [settingsOpen, setSettingsOpen] = useState<false | 'top' | 'connection'>(false);
+  const connectModel = () => setSettingsOpen('connection');
+  const noApiKey = settings.view ? !settings.view.apiKey.set : false;
   const changes = useChanges(workspace?.sessionId ?? null);
   const [changesOpen, setChangesOpen] = useState(false);
   const [folderDialogOpen, setFolderDialogOpen] = useState(false);
@@ -51,7 +61,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key === ',') {
         event.preventDefault();
-        setSettingsOpen(true);
+        setSettingsOpen('top');
       }
     };
     window.addEventListener('keydown', onKey);
@@ -155,7 +165,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         sidebarId={SIDEBAR_ID}
         onToggleSidebar={() => (narrow ? setDrawerOpen((value) => !value) : toggle('sidebarOpen'))}
         onOpenFolder={() => void onOpenFolderButton()}
-        onOpenSettings={() => setSettingsOpen(true)}
+        onOpenSettings={() => setSettingsOpen('top')}
         error={headerError ?? (hostError ? t(hostError === 'no_bridge' ? 'host.noBridge' : 'host.noToken') : null)}
         actions={workspace ? <ChangesButton count={changes.appliedCount} open={changesOpen} onToggle={() => setChangesOpen((value) => !value)} /> : null}
       />
@@ -205,8 +215,9 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                 />
                 <div className="chat-pane">
                   <ChatPanel
-                    onOpenSettings={() => setSettingsOpen(true)}
-                    noApiKey={settings.view ? !settings.view.apiKey.set : false}
+                    onOpenSettings={() => setSettingsOpen('top')}
+                    onConnectModel={connectModel}
+                    noApiKey={noApiKey}
                     approvalMode={status.approvalMode}
                   />
                   {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
@@ -223,7 +234,14 @@ export function Workbench({ settings }: { settings: SettingsState }) {
               />
             </>
           ) : workspace === null ? (
-            <Welcome app={app} recent={sessions.recent} open={openFromField} openRecent={openFolder} onChoose={() => void onOpenFolderButton()} />
+            <Welcome
+              app={app}
+              recent={sessions.recent}
+              open={openFromField}
+              openRecent={openFolder}
+              onChoose={() => void onOpenFolderButton()}
+              {...(noApiKey ? { onConnectModel: connectModel } : {})}
+            />
           ) : null}
         </main>
       </div>
@@ -235,7 +253,15 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         onApprovalMode={status.setApprovalMode}
         contextSettingsKey={settings.view ? `${settings.view.contextWindow}/${settings.view.compactAt}` : ''}
       />
-      {settingsOpen ? <SettingsDialog settings={settings} hasSession={workspace != null} onClose={() => setSettingsOpen(false)} /> : null}
+      {settingsOpen ? (
+        <SettingsDialog
+          settings={settings}
+          hasSession={workspace != null}
+          onClose={() => setSettingsOpen(false)}
+          fallbackFocus={defaultFocus}
+          focusKey={settingsOpen === 'connection'}
+        />
+      ) : null}
       {folderDialogOpen ? (
         <OpenFolderDialog currentPath={workspace?.path ?? null} recent={sessions.recent} open={openFromField} onClose={() => setFolderDialogOpen(false)} />
       ) : null}

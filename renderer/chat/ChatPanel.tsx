@@ -10,11 +10,14 @@ import { Composer, type ComposerHandle } from './Composer';
 import { EmptyState } from './EmptyState';
 import { Transcript } from './Transcript';
 import { useAnnouncement } from './useAnnouncement';
+import { useFocusRescue } from './useFocusRescue';
 import './chat.css';
 
 export interface ChatPanelProps {
   /** Opens the settings (e.g. from a 401 error card). */
   onOpenSettings: () => void;
+  /** Opens the settings at the model's connection (first contact, a refused key). */
+  onConnectModel?: () => void;
   /** No API key anywhere (settings or environment): said up front, before a task fails on it. */
   noApiKey?: boolean;
   /** The approval mode in force, which a new session announces (it may be one chosen in another session). */
@@ -22,7 +25,7 @@ export interface ChatPanelProps {
 }
 
 /** The agent's conversation: transcript, tool cards, approvals and the composer. */
-export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = null }: ChatPanelProps) {
+export function ChatPanel({ onOpenSettings, onConnectModel = onOpenSettings, noApiKey = false, approvalMode = null }: ChatPanelProps) {
   const { t } = useI18n();
   const store = useMemo(() => new ChatStore(api), []);
   useEffect(() => store.start(), [store]);
@@ -32,8 +35,8 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
   const panel = useRef<HTMLElement>(null);
 
   const context = useMemo<ChatContextValue>(
-    () => ({ store, expansion, approvalOf: chat.approvalOf, onOpenSettings, fillComposer: (text) => composer.current?.fill(text) }),
-    [store, expansion, chat.approvalOf, onOpenSettings],
+    () => ({ store, expansion, approvalOf: chat.approvalOf, onOpenSettings, onConnectModel, fillComposer: (text) => composer.current?.fill(text) }),
+    [store, expansion, chat.approvalOf, onOpenSettings, onConnectModel],
   );
 
   // A message of only pictures has nothing ↑ could bring back: its pictures are already in the conversation.
@@ -52,6 +55,8 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
       const free = focused === null || focused === document.body || focused === document.documentElement;
       if (!free && !panel.current?.contains(focused)) return;
       event.preventDefault();
+      // The focus goes (or stays) where the person goes on: the message box.
+      composer.current?.focus();
       void store.stop();
     };
     document.addEventListener('keydown', onKeyDown);
@@ -65,6 +70,9 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
     if (sessionId !== null && (focused === null || focused === document.body)) composer.current?.focus();
   }, [sessionId]);
 
+  // An answered card or a Stop button that goes away hands the focus to the next card, else the message box.
+  useFocusRescue(panel, () => panel.current?.querySelector<HTMLElement>('.approval-card') ?? composer.current, [chat.approvals, chat.running]);
+
   const announcement = useAnnouncement(chat);
   const hasFolder = Boolean(chat.workspace);
   const empty = chat.loaded && chat.items.length === 0 && !chat.running;
@@ -74,7 +82,7 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
       <section ref={panel} aria-label={t('chat.title')} className="chat-panel" data-agent-running={chat.running ? 'true' : 'false'}>
         <div className="chat-body">
           {empty || chat.workspace === null ? (
-            <EmptyState hasFolder={hasFolder} approvalMode={approvalMode} />
+            <EmptyState hasFolder={hasFolder} approvalMode={approvalMode} noApiKey={noApiKey} />
           ) : (
             <Transcript
               key={chat.workspace?.sessionId ?? 'none'}
@@ -87,12 +95,12 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
             />
           )}
         </div>
-        {noApiKey && chat.workspace ? (
+        {noApiKey && chat.workspace && chat.loaded && !empty ? (
           <div className="no-key-banner" role="note">
             <p>
               <strong>{t('chat.noKey.title')}</strong> {t('chat.noKey.text')}
             </p>
-            <button type="button" className="button button-small" onClick={onOpenSettings}>
+            <button type="button" className="button button-small" onClick={onConnectModel}>
               {t('chat.noKey.open')}
             </button>
           </div>
@@ -111,7 +119,10 @@ export function ChatPanel({ onOpenSettings, noApiKey = false, approvalMode = nul
           disabled={chat.workspace === null}
           history={history}
           onSend={(text, extras) => store.send(text, extras)}
-          onStop={() => void store.stop()}
+          onStop={() => {
+            composer.current?.focus();
+            void store.stop();
+          }}
           onAttach={attachPaste}
         />
         <div className="visually-hidden" role="status" aria-live="polite">

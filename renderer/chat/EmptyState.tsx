@@ -3,13 +3,14 @@ import { useI18n } from '../i18n/I18nProvider';
 import { MODE_DESCRIPTIONS, MODE_LABELS } from '../status/ApprovalModeMenu';
 import type { MessageKey } from '../i18n/messages';
 import { useChat } from './chatContext';
+import { ConnectModel } from '../settings/ConnectModel';
 
 const EXAMPLES: MessageKey[] = ['chat.empty.example1', 'chat.empty.example2', 'chat.empty.example3'];
 
 /** A new session: what Keel does, and tasks to start from. */
-export function EmptyState({ hasFolder, approvalMode }: { hasFolder: boolean; approvalMode: ApprovalMode | null }) {
+export function EmptyState({ hasFolder, approvalMode, noApiKey = false }: { hasFolder: boolean; approvalMode: ApprovalMode | null; noApiKey?: boolean }) {
   const { t } = useI18n();
-  const { fillComposer } = useChat();
+  const { fillComposer, onConnectModel } = useChat();
   return (
     <div className="chat-empty">
       <h2 className="chat-empty-title">{hasFolder ? t('chat.empty.title') : t('chat.empty.noFolderTitle')}</h2>
@@ -19,6 +20,7 @@ export function EmptyState({ hasFolder, approvalMode }: { hasFolder: boolean; ap
         <li>{t('chat.empty.point2')}</li>
         <li>{t('chat.empty.point3')}</li>
       </ul>
+      {noApiKey ? <ConnectModel onConnect={onConnectModel} level={3} /> : null}
       {hasFolder && approvalMode ? (
         <p className="chat-empty-mode" data-mode={approvalMode}>
           {t('chat.empty.mode', { mode: t(MODE_LABELS[approvalMode]), description: t(MODE_DESCRIPTIONS[approvalMode]) })}

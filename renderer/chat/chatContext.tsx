@@ -28,6 +28,8 @@ export interface ChatContextValue {
   expansion: Expansion;
   approvalOf: ReadonlyMap<string, ToolApproval>;
   onOpenSettings: () => void;
+  /** Opens the settings at the model's connection (key, base URL, model, Test). */
+  onConnectModel: () => void;
   /** Puts text in the composer (an example task) and focuses it. */
   fillComposer: (text: string) => void;
 }

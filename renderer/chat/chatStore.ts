@@ -2,6 +2,7 @@ import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../common/approvals';
 import type { ChatItem } from '../../common/chat';
 import { applyAgentEvent } from '../../common/chatReducer';
+import { withLiveCalls } from '../../common/liveCalls';
 import { DisposableStore, type Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import type { ImageAttachment, KeelApi, PlanSnapshot, WorkspaceInfo } from '../../common/contract';
@@ -104,15 +105,25 @@ export class ChatStore {
       this.buffered = null;
       return;
     }
+    // Events that came before the status are in its live calls: their output is not added twice.
+    let beforeStatus = 0;
     const [history, status, plan] = await Promise.all([
       this.api.request('chat.history', {}),
-      this.api.request('agent.status', {}),
+      this.api.request('agent.status', {}).then((result) => {
+        beforeStatus = this.buffered?.length ?? 0;
+        return result;
+      }),
       this.api.request('plan.get', {}),
     ]);
     if (count !== this.loadCount) return;
     const queued = new Set(status.ok ? status.value.queued.map((message) => message.id) : []);
-    const items = (history.ok ? history.value : []).map((item) => (item.kind === 'user' && queued.has(item.id) ? { ...item, queued: true } : item));
+    const live = (status.ok ? status.value.liveCalls : undefined) ?? { calls: [], approvals: [] };
+    const items = withLiveCalls(history.ok ? history.value : [], live.calls).map((item) =>
+      item.kind === 'user' && queued.has(item.id) ? { ...item, queued: true } : item,
+    );
     const pending = status.ok ? status.value.pendingApprovals : [];
+    const approvalOf = new Map<string, ToolApproval>(live.approvals.map((approval) => [approval.request.toolUseId, approval]));
+    for (const request of pending) approvalOf.set(request.toolUseId, { request });
     this.live = {
       ...this.live,
       loaded: true,
@@ -120,12 +131,15 @@ export class ChatStore {
       running: status.ok && status.value.running,
       state: status.ok ? status.value.state : 'idle',
       approvals: pending,
-      approvalOf: new Map(pending.map((request) => [request.toolUseId, { request }])),
+      approvalOf,
       plan: plan.ok ? plan.value : null,
     };
     const buffered = this.buffered ?? [];
     this.buffered = null;
-    for (const event of buffered) if (!this.alreadyShown(event)) this.apply(event);
+    buffered.forEach((event, at) => {
+      if (at < beforeStatus && event.type === 'tool_output') return;
+      if (!this.alreadyShown(event)) this.apply(event);
+    });
     this.flush();
   }
 

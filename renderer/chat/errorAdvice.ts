@@ -25,5 +25,14 @@ export function classifyError(code: TaskErrorCode | undefined): ErrorKind {
 /** Kinds the settings can fix: the card offers "Open settings" (for too_long: the context window). */
 export const SETTINGS_FIX: ReadonlySet<ErrorKind> = new Set(['auth', 'no_key', 'forbidden', 'not_found', 'connection', 'max_tokens', 'too_long']);
 
-/** Kinds that may pass by themselves: the card offers "Try again" (for too_long: room was made). */
-export const RETRY_FIX: ReadonlySet<ErrorKind> = new Set(['overloaded', 'connection', 'too_long', 'other']);
+/** Kinds the model's connection fixes: "Open settings" opens them at the key, base URL and model. */
+export const CONNECTION_FIX: ReadonlySet<ErrorKind> = new Set(['auth', 'no_key', 'forbidden', 'not_found', 'connection']);
+
+/** Kinds that end a task before its request leaves Keel: the model never saw the message, "Try again" sends it. */
+export const NOT_SENT: ReadonlySet<ErrorKind> = new Set(['no_key']);
+
+/**
+ * Kinds a second request may get past: the card offers "Try again", which sends the request again
+ * (after the person fixed the connection, or by itself; for too_long: room was made).
+ */
+export const RETRY_FIX: ReadonlySet<ErrorKind> = new Set(['auth', 'no_key', 'forbidden', 'not_found', 'overloaded', 'connection', 'too_long', 'other']);

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { SettingsView } from '../../common/settings';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
@@ -29,6 +29,8 @@ interface Props {
   onForget(): Promise<void>;
   error: ReactNode;
   describedBy: string | undefined;
+  /** The dialog was opened to connect a model: the key is where the person starts. */
+  autoFocus?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ interface Props {
  * Where the OS has no secret store the person chooses: this session only, or stored unprotected.
  * A key from the environment wins, so the field is then read-only and says why.
  */
-export function ApiKeyField({ view, value, storage, onChange, onStorage, onForget, error, describedBy }: Props) {
+export function ApiKeyField({ view, value, storage, onChange, onStorage, onForget, error, describedBy, autoFocus = false }: Props) {
   const { t } = useI18n();
   const id = useId();
   const [forgetting, setForgetting] = useState(false);
@@ -44,6 +46,11 @@ export function ApiKeyField({ view, value, storage, onChange, onStorage, onForge
   const fromEnvironment = view.environmentOverrides.includes('apiKey');
   const forgettable = key.source === 'settings_file' || key.source === 'secure_storage' || key.source === 'this_session';
   const noteId = `${id}-note`;
+  const input = useRef<HTMLInputElement>(null);
+  // After the dialog's own first focus, which runs before this.
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
 
   return (
     <div className="field api-key-field">
@@ -68,6 +75,7 @@ export function ApiKeyField({ view, value, storage, onChange, onStorage, onForge
         ) : null}
       </div>
       <input
+        ref={input}
         id={`${id}-key`}
         className="text-input mono"
         type="password"

@@ -121,6 +121,10 @@ interface Props {
   settings: SettingsState;
   hasSession: boolean;
   onClose(): void;
+  /** Where the focus goes on close when what opened the dialog is gone. */
+  fallbackFocus?: () => HTMLElement | null;
+  /** Opened to connect a model: the focus starts in the API key field. */
+  focusKey?: boolean;
 }
 
 /**
@@ -129,7 +133,7 @@ interface Props {
  * the contract are shown under the field they concern. The API key itself never reaches this
  * window: only its masked form and where it comes from.
  */
-export function SettingsDialog({ settings, hasSession, onClose }: Props) {
+export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, focusKey = false }: Props) {
   const { t, language } = useI18n();
   const view = settings.view;
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
@@ -243,7 +247,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
   const overridden = (field: string) => view?.environmentOverrides.includes(field) ?? false;
 
   return (
-    <Dialog labelledBy={`${id}-title`} onClose={onClose} className="dialog-settings">
+    <Dialog labelledBy={`${id}-title`} onClose={onClose} className="dialog-settings" {...(fallbackFocus ? { fallbackFocus } : {})}>
       <div className="dialog-head">
         <h2 id={`${id}-title`} className="dialog-title">
           {t('settings.title')}
@@ -279,6 +283,7 @@ export function SettingsDialog({ settings, hasSession, onClose }: Props) {
                 }}
                 error={errorFor('apiKey')}
                 describedBy={describedBy('apiKey')}
+                autoFocus={focusKey}
               />
 
               <Field

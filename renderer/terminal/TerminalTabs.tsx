@@ -75,10 +75,13 @@ export function TerminalTabs({ snapshot, onSelect, onClose, onNew }: Props) {
                 ) : null}
               </button>
               {tab.kind === 'shell' ? (
+                // The pointer's way to close; the keyboard's is Delete on the tab. Hidden from the
+                // accessibility tree: a tab list holds only tabs.
                 <button
                   type="button"
                   className="terminal-tab-close"
                   tabIndex={-1}
+                  aria-hidden="true"
                   aria-label={t('terminal.close', { name })}
                   title={t('terminal.close', { name })}
                   onClick={() => onClose(tab.id)}

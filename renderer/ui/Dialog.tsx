@@ -29,25 +29,30 @@ interface Props {
   /** 'alertdialog' for a confirmation that interrupts. */
   role?: 'dialog' | 'alertdialog';
   className?: string;
+  /** Where the focus goes on close when the element that had it before is gone (a banner that left). */
+  fallbackFocus?: () => HTMLElement | null;
   children: ReactNode;
 }
 
 /**
  * A modal dialog on the platform's <dialog>: showModal() makes the rest of the window inert (focus
  * stays inside) and Escape closes it. Focus starts on the element marked `data-autofocus` (or the
- * first control) and goes back where it was when the dialog closes. Render it only while open.
+ * first control) and goes back where it was when the dialog closes (else to `fallbackFocus`). Render it only while open.
  */
-export function Dialog({ onClose, labelledBy, describedBy, role = 'dialog', className = '', children }: Props) {
+export function Dialog({ onClose, labelledBy, describedBy, role = 'dialog', className = '', fallbackFocus, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef(onClose);
+  const fallback = useRef(fallbackFocus);
   useLayoutEffect(() => {
     close.current = onClose;
+    fallback.current = fallbackFocus;
   });
 
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const active = document.activeElement;
+    const returnTo = active instanceof HTMLElement && active !== document.body ? active : null;
     if (!dialog.open) dialog.showModal();
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     const onNativeClose = () => close.current();
@@ -56,6 +61,7 @@ export function Dialog({ onClose, labelledBy, describedBy, role = 'dialog', clas
       dialog.removeEventListener('close', onNativeClose);
       if (dialog.open) dialog.close();
       if (returnTo?.isConnected) returnTo.focus();
+      else fallback.current?.()?.focus();
     };
   }, []);
 

@@ -287,8 +287,8 @@ describe('the workbench window (keel web)', () => {
 
   test('settings: model and max tokens saved, a bad URL refused inline, Test connection, and the key never in the page', async () => {
     const page = await openWorkbench();
-    // No key anywhere: said up front, with the way to the settings, before any task fails on it.
-    const noKey = page.getByRole('note').filter({ hasText: 'No API key set.' });
+    // No key anywhere: the new session says it up front, with the way to the settings, before any task fails on it.
+    const noKey = page.getByRole('region', { name: 'Connect a model' });
     await noKey.waitFor();
     await screenshot(page, 'workbench-no-key');
     const received: string[] = [];

@@ -3,7 +3,7 @@ import type { TaskErrorCode } from '../../../common/errorCodes';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { useChat } from '../chatContext';
-import { classifyError, RETRY_FIX, SETTINGS_FIX, type ErrorKind } from '../errorAdvice';
+import { classifyError, CONNECTION_FIX, NOT_SENT, RETRY_FIX, SETTINGS_FIX, type ErrorKind } from '../errorAdvice';
 import { AlertIcon } from '../../ui/icons';
 
 const titles: Record<ErrorKind, MessageKey> = {
@@ -33,9 +33,9 @@ const advice: Record<ErrorKind, MessageKey> = {
 };
 
 /** A task that ended in an error: what happened (from main's code), main's words, and what to do next. */
-export function ErrorCard({ message, code, actionable }: { message: string; code: TaskErrorCode | undefined; actionable: boolean }) {
+export function ErrorCard({ taskId, message, code, actionable }: { taskId: string; message: string; code: TaskErrorCode | undefined; actionable: boolean }) {
   const { t } = useI18n();
-  const { store, onOpenSettings } = useChat();
+  const { store, onOpenSettings, onConnectModel } = useChat();
   const kind = classifyError(code);
   const [retried, setRetried] = useState(false);
   return (
@@ -49,7 +49,7 @@ export function ErrorCard({ message, code, actionable }: { message: string; code
       {actionable && (SETTINGS_FIX.has(kind) || RETRY_FIX.has(kind)) && (
         <div className="card-actions">
           {SETTINGS_FIX.has(kind) && (
-            <button type="button" className="button button-primary button-small" onClick={onOpenSettings}>
+            <button type="button" className="button button-primary button-small" onClick={CONNECTION_FIX.has(kind) ? onConnectModel : onOpenSettings}>
               {t('chat.error.openSettings')}
             </button>
           )}
@@ -60,7 +60,9 @@ export function ErrorCard({ message, code, actionable }: { message: string; code
               disabled={retried}
               onClick={() => {
                 setRetried(true);
-                void store.send(t('chat.retryMessage'));
+                // A message the model never got is sent as it was; otherwise the model is asked to go on.
+                const task = NOT_SENT.has(kind) ? store.getSnapshot().items.find((item) => item.id === `task-${taskId}`) : undefined;
+                void (task?.kind === 'user' ? store.sendAgain(task) : store.send(t('chat.retryMessage')));
               }}
             >
               {t('chat.error.retry')}

@@ -54,7 +54,7 @@ export const OutcomeRow = memo(function OutcomeRow({
         </div>
       );
     case 'error':
-      return <ErrorCard message={item.message ?? ''} code={item.errorCode} actionable={actionable} />;
+      return <ErrorCard taskId={item.id.replace(/^end-/, '')} message={item.message ?? ''} code={item.errorCode} actionable={actionable} />;
   }
 });
 

@@ -13,7 +13,8 @@ export function DiffTable({ diff, label }: { diff: DiffView; label: string }) {
   const numbered = diff.lines.some((line) => line.oldNumber !== undefined || line.newNumber !== undefined);
   return (
     <div className="diff" role="group" aria-label={label}>
-      <div className="diff-scroll">
+      {/* Focusable: a diff longer than its box scrolls with the keyboard too. */}
+      <div className="diff-scroll" tabIndex={0}>
         <table className="diff-table">
           <tbody>
             {shown.map((line, index) =>

@@ -21,6 +21,10 @@ export const app = {
 
   'welcome.title': 'Open a folder to start',
   'welcome.text': 'Keel works inside one folder at a time. Each folder keeps its own sessions: the chat, the plan, the approvals and the usage of each.',
+  'connect.title': 'Connect a model',
+  'connect.text':
+    'The agent needs a model to work: an Anthropic API key, or the address, key and model of an Anthropic-compatible endpoint. Settings can test the connection before you save it.',
+  'connect.button': 'Connect a model',
 
   'folders.pathLabel': 'Folder path',
   'folders.pathPlaceholder': '/path/to/a/folder',

@@ -21,6 +21,9 @@ export const app: Record<keyof typeof en, string> = {
 
   'welcome.title': '打开一个文件夹开始',
   'welcome.text': 'Keel 每次在一个文件夹中工作。每个文件夹保存自己的会话：每个会话的对话、计划、批准规则和用量。',
+  'connect.title': '连接模型',
+  'connect.text': '智能体需要一个模型才能工作：Anthropic API 密钥，或兼容 Anthropic 的端点的地址、密钥和模型。保存之前，可以在设置中测试连接。',
+  'connect.button': '连接模型',
 
   'folders.pathLabel': '文件夹路径',
   'folders.pathPlaceholder': '/path/to/a/folder',

@@ -5,10 +5,10 @@ import { translator } from '../../../renderer/i18n/translate';
 
 describe('the error card’s advice comes from main’s code, never from its English', () => {
   it.each<[TaskErrorCode, string, { settings: boolean; retry: boolean }]>([
-    ['no_key', 'no_key', { settings: true, retry: false }],
-    ['auth', 'auth', { settings: true, retry: false }],
-    ['forbidden', 'forbidden', { settings: true, retry: false }],
-    ['not_found', 'not_found', { settings: true, retry: false }],
+    ['no_key', 'no_key', { settings: true, retry: true }],
+    ['auth', 'auth', { settings: true, retry: true }],
+    ['forbidden', 'forbidden', { settings: true, retry: true }],
+    ['not_found', 'not_found', { settings: true, retry: true }],
     ['bad_request', 'bad_request', { settings: false, retry: false }],
     ['overloaded', 'overloaded', { settings: false, retry: true }],
     ['connection', 'connection', { settings: true, retry: true }],
