@@ -5,6 +5,8 @@ import { ChangeConflictCodeSchema } from './changeConflicts';
 import { ChatItemSchema, LiveCallsSchema } from './chat';
 import { helperEvents, helperRequests } from './helpers';
 import { CompactionInfoSchema, ContextUsageSchema, InstructionFileSchema } from './contextWindow';
+import { EffortSchema, ModelProfileViewSchema } from './modelCapabilities';
+import { SandboxStatusSchema } from './sandbox';
 import { McpListSchema, McpScopeSchema, McpServerNameSchema } from './mcp';
 import { SettingsUpdateSchema, SettingsViewSchema } from './settings';
 import { PlanItemSchema, PlanOverrideSchema, ProposedPlanItemSchema } from './plan/schemas';
@@ -300,6 +302,13 @@ export const requests = {
   /** Adds or removes a settings-level "always allow" rule (`mcp:<server>`, `tool:mcp__…`). */
   'mcp.setAlwaysAllowed': { input: z.object({ rule: z.string().regex(/^(mcp:|tool:mcp__)/), allowed: z.boolean() }).strict(), output: McpListSchema },
 
+  /** The model the next task uses: its limits, thinking and effort, where each comes from, and the endpoint's models. */
+  'model.profile': { input: none, output: ModelProfileViewSchema },
+  /** The status bar's effort for the open session (the next request carries it); only a level the model lists. */
+  'model.setEffort': { input: z.object({ effort: EffortSchema }).strict(), output: ModelProfileViewSchema },
+  /** Whether the agent's commands in the open folder run sandboxed; null when no folder is open. */
+  'sandbox.status': { input: none, output: SandboxStatusSchema.nullable() },
+
   /** Helpers the main agent delegated plan steps to (common/helpers.ts). */
   ...helperRequests,
 } as const;
@@ -313,6 +322,10 @@ export const events = {
   'mcp.changed': McpListSchema,
   /** The approval mode in force in the open session changed (the status bar, or Settings, which also keeps it as the default). */
   'approval.modeChanged': z.object({ mode: ApprovalModeSchema }),
+  /** The model profile changed (the catalogue arrived, the settings or the session's effort changed). */
+  'model.changed': ModelProfileViewSchema,
+  /** The open folder's sandbox changed state (checked, started, or its helper ended). */
+  'sandbox.changed': SandboxStatusSchema,
   /** One helper changed (state, plan, files, merge): sent whole. */
   ...helperEvents,
 } as const;

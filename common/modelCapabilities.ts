@@ -10,8 +10,12 @@ export const DEFAULT_EFFORT: Effort = 'medium';
 export const ThinkingSettingSchema = z.enum(['auto', 'on', 'off']);
 export type ThinkingSetting = z.infer<typeof ThinkingSettingSchema>;
 
-/** Where a value the agent runs with came from, as Settings shows it. */
-export const ValueSourceSchema = z.enum(['setting', 'environment', 'endpoint', 'learned', 'builtin', 'default']);
+/**
+ * Where a value the agent runs with came from, as Settings shows it: the settings file, an
+ * environment variable, the status bar's choice for this session, the endpoint's catalogue, what
+ * the service taught (a refusal), Keel's built-in table of known models, or Keel's default.
+ */
+export const ValueSourceSchema = z.enum(['setting', 'environment', 'session', 'endpoint', 'learned', 'builtin', 'default']);
 export type ValueSource = z.infer<typeof ValueSourceSchema>;
 
 /** What the agent runs with for the current model, and where each value comes from. */

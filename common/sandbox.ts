@@ -12,7 +12,8 @@ export const DEFAULT_SANDBOX_SETTING: SandboxSetting = 'auto';
  */
 export const SandboxStatusSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('checking') }),
-  z.object({ state: z.literal('on') }),
+  /** `via`: what confines the commands (bubblewrap on Linux, Seatbelt's sandbox-exec on macOS). */
+  z.object({ state: z.literal('on'), via: z.enum(['bwrap', 'seatbelt']).optional() }),
   z.object({ state: z.literal('off') }),
   z.object({ state: z.literal('unavailable'), why: z.string().max(2000), required: z.boolean() }),
   z.object({ state: z.literal('unsandboxed') }),

@@ -10,6 +10,23 @@ export type Language = z.infer<typeof LanguageSchema>;
 /** Where the API key comes from. The key itself never crosses to the renderer. */
 export const KeySourceSchema = z.enum(['environment', 'secure_storage', 'settings_file', 'this_session', 'none']);
 
+/** Where a setting's value comes from, as the dialog shows it beside the field. */
+export const SettingSourceSchema = z.enum(['default', 'settings_file', 'environment']);
+export type SettingSource = z.infer<typeof SettingSourceSchema>;
+/** The fields whose source the view reports. */
+export const SOURCED_SETTINGS = [
+  'baseURL',
+  'model',
+  'maxTokens',
+  'reminderRounds',
+  'gateBound',
+  'approvalMode',
+  'contextWindow',
+  'compactAt',
+  'networkAllow',
+] as const;
+export type SourcedSetting = (typeof SOURCED_SETTINGS)[number];
+
 /** The settings as the window shows them. */
 export const SettingsViewSchema = z.object({
   apiKey: z.object({
@@ -42,6 +59,8 @@ export const SettingsViewSchema = z.object({
   networkAllowFromEnvironment: z.array(z.string()),
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
   environmentOverrides: z.array(z.string()),
+  /** Where each value above comes from: Keel's default, the settings file, or an environment variable. */
+  sources: z.record(z.enum(SOURCED_SETTINGS), SettingSourceSchema),
 });
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 

@@ -4,7 +4,7 @@ import type { AgentEvent, AgentState } from '../../common/agentEvents';
 import type { CompactionInfo, ContextUsage } from '../../common/contextWindow';
 import type { Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
-import type { Effort } from '../../common/modelCapabilities';
+import { SessionEffort } from './sessionEffort';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
 import { ApprovalGate } from '../approvals/approvalGate';
 import { builtinProfile, type ModelProfile } from '../models/modelProfile';
@@ -63,7 +63,7 @@ export class Agent {
   readonly context: ContextKeeper;
   private readonly compaction: CompactNow;
   /** The effort chosen in the status bar for this session (the settings' applies until then). */
-  effort: Effort | undefined;
+  readonly effort = new SessionEffort(() => this.options.session);
 
   constructor(private readonly options: AgentOptions) {
     this.planView = options.planView ?? options.session.planView;
@@ -155,7 +155,7 @@ export class Agent {
 
   private async loop(taskId: string, text: string, signal: AbortSignal, blocks: ContentBlockParam[]): Promise<TaskResult> {
     const { session } = this.options;
-    const profile = await this.profile();
+    const profile = this.effort.track(await this.profile());
     const settings = profile.settings;
     await this.compaction.settled();
     const planNote = planAtTaskStart(this.planView);
@@ -224,13 +224,14 @@ export class Agent {
       }
     } finally {
       verdict.dispose();
+      this.effort.track(null);
     }
   }
 
   /** The model's limits, thinking and effort as the next task will use them. */
   profile(): Promise<ModelProfile> {
     const settings = this.options.settings();
-    return this.options.models?.profile(settings, this.effort) ?? Promise.resolve(builtinProfile(settings, this.effort));
+    return this.options.models?.profile(settings, this.effort.chosen) ?? Promise.resolve(builtinProfile(settings, this.effort.chosen));
   }
 
   /** How full the window is, as the status bar's meter shows it. */

@@ -41,6 +41,8 @@ import { sweepLeftovers } from '../sandbox/leftovers';
 import { resolveSandboxSetting } from '../sandbox/sandboxSetting';
 import { secretPaths } from '../sandbox/secretPaths';
 import { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
+import { modelHandlers } from './handlers/modelHandlers';
+import type { ModelProfileView } from '../../common/modelCapabilities';
 import { hostOfNetworkRule, listedNetworkRules, sessionNetworkPolicy } from './sessionNetwork';
 import type { NetworkPolicy } from '../network/networkPolicy';
 import { listedNetworkHosts } from '../settings/networkSettings';
@@ -120,6 +122,7 @@ export class KeelCore implements HandlerContext {
       ...pasteHandlers(this),
       ...attachmentHandlers(this),
       ...mcpHandlers(this),
+      ...modelHandlers(this),
       ...helperHandlers({ helpers: () => null }),
     };
   }
@@ -283,6 +286,10 @@ export class KeelCore implements HandlerContext {
       },
     });
     this.sandbox = sandbox;
+    sandbox.onStatus((status) => {
+      if (this.sandbox === sandbox) this.emit('sandbox.changed', status);
+    });
+    this.emit('sandbox.changed', sandbox.status);
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
     });
@@ -306,7 +313,22 @@ export class KeelCore implements HandlerContext {
     } catch {
       return; // a broken settings file is reported where it is read
     }
-    void this.models.refresh(settings).catch(() => undefined);
+    // The status bar and Settings hear the catalogue's answer (the effort levels, the models) when it comes.
+    void this.models
+      .refresh(settings)
+      .then(() => this.modelProfile())
+      .then((view) => this.emit('model.changed', view))
+      .catch(() => undefined);
+  }
+
+  runSettings(): ModelSettings {
+    return this.models.profileNow(this.modelSettings(), this.agent?.effort.chosen).settings;
+  }
+
+  async modelProfile(): Promise<ModelProfileView> {
+    const agent = this.agent;
+    if (agent) return (await agent.profile()).view;
+    return (await this.models.profile(this.modelSettings())).view;
   }
 
   modelSettings(): ModelSettings {

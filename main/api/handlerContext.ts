@@ -6,6 +6,8 @@ import type { ChangeCleanup } from '../changes/changeCleanup';
 import type { ChangeTracker } from '../changes/changeTracker';
 import type { ImageCleanup } from '../images/imageCleanup';
 import type { McpManager } from '../mcp/mcpManager';
+import type { ModelProfileView } from '../../common/modelCapabilities';
+import type { WorkspaceSandbox } from '../sandbox/workspaceSandbox';
 import type { SettingsService } from '../settings/settingsService';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { OpenSessionOptions, WorkspaceSession } from '../session/workspaceSession';
@@ -25,6 +27,8 @@ export interface HandlerContext {
   /** The open session's tool calls of its running or last task, for a window that (re)loads. */
   readonly currentLiveCalls: LiveCallsTracker | null;
   readonly currentChanges: ChangeTracker | null;
+  /** The open folder's sandbox for the agent's commands. */
+  readonly currentSandbox: WorkspaceSandbox | null;
   readonly settings: SettingsService;
   readonly terminals: TerminalManager;
   readonly mcp: McpManager;
@@ -37,6 +41,10 @@ export interface HandlerContext {
   /** Tells every open window (the hosts carry core events to them). */
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void;
   modelSettings(): ModelSettings;
+  /** The settings the next task runs with: the model's window and max tokens from the catalogue applied; never waits. */
+  runSettings(): ModelSettings;
   /** The endpoint, key or model may have changed: ask for its catalogue again, in the background. */
   refreshModels(): void;
+  /** The model as the next task would use it (the open session's effort included); waits a moment for a first catalogue. */
+  modelProfile(): Promise<ModelProfileView>;
 }

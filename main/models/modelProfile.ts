@@ -1,6 +1,6 @@
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_EFFORT, EFFORT_LEVELS, type Effort, type ModelProfileView, type ValueSource } from '../../common/modelCapabilities';
-import { DEFAULT_MAX_TOKENS, type ModelSettings } from '../settings/modelSettings';
+import { DEFAULT_MAX_TOKENS, type EnvironmentSetValue, type ModelSettings } from '../settings/modelSettings';
 import type { ModelFacts } from './modelFacts';
 import { builtinFacts } from './builtinModels';
 
@@ -43,9 +43,10 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
       ? { value: Math.min(settings.maxTokens, modelMax ?? Infinity), source: 'setting' as ValueSource }
       : { value: modelMax ?? DEFAULT_MAX_TOKENS, source: modelMax ? factSource : ('default' as ValueSource) };
 
+  const setBy = (value: EnvironmentSetValue): ValueSource => (settings.fromEnvironment?.includes(value) ? 'environment' : 'setting');
   const baseWindow =
     settings.contextWindowSet !== false
-      ? { value: settings.contextWindow, source: 'setting' as ValueSource }
+      ? { value: settings.contextWindow, source: setBy('contextWindow') }
       : { value: facts?.maxInputTokens ?? settings.contextWindow, source: facts?.maxInputTokens ? factSource : ('default' as ValueSource) };
   const contextWindow =
     inputs.learnedWindow !== undefined && inputs.learnedWindow < baseWindow.value
@@ -57,11 +58,13 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
   const effort = levels.length > 0 ? pickEffort(inputs.sessionEffort ?? settings.effort ?? DEFAULT_EFFORT, levels) : undefined;
   const effortSource: ValueSource = inputs.effortRefused
     ? 'learned'
-    : inputs.sessionEffort || settings.effort
-      ? 'setting'
-      : levels.length
-        ? 'endpoint'
-        : 'default';
+    : inputs.sessionEffort
+      ? 'session'
+      : settings.effort
+        ? setBy('effort')
+        : levels.length
+          ? 'endpoint'
+          : 'default';
 
   return {
     settings: { ...settings, maxTokens: maxTokens.value, contextWindow: contextWindow.value },
@@ -82,14 +85,15 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
 
 function thinkingFor(inputs: ProfileInputs, maxTokens: number): { param?: ThinkingConfigParam; source: ValueSource } {
   const setting = inputs.settings.thinking ?? 'auto';
-  if (setting === 'off') return { source: 'setting' };
+  const setBy: ValueSource = inputs.settings.fromEnvironment?.includes('thinking') ? 'environment' : 'setting';
+  if (setting === 'off') return { source: setBy };
   if (inputs.thinkingRefused) return { source: 'learned' };
   const facts = inputs.facts;
   const listed = facts?.source === 'endpoint' && facts.thinking !== undefined;
   // An endpoint that does not say stays off unless the person turned thinking on.
   if (!listed && setting !== 'on') return { source: 'default' };
   const forms = facts?.thinking ?? { adaptive: false, enabled: true };
-  const source: ValueSource = listed ? 'endpoint' : 'setting';
+  const source: ValueSource = listed ? 'endpoint' : setBy;
   if (forms.adaptive) return { param: { type: 'adaptive' }, source };
   const budget = Math.min(THINKING_BUDGET, maxTokens - 1);
   if (forms.enabled && budget >= MIN_THINKING_BUDGET) return { param: { type: 'enabled', budget_tokens: budget }, source };

@@ -111,7 +111,7 @@ export class WorkspaceSandbox {
       await this.launch();
       await this.request({ type: 'init', config: this.policy() });
       await this.request({ type: 'check' });
-      return this.setStatus({ state: 'on' });
+      return this.setStatus({ state: 'on', via: platform === 'darwin' ? 'seatbelt' : 'bwrap' });
     } catch (error) {
       await this.dispose();
       return this.setStatus({ state: 'unavailable', why: error instanceof Error ? error.message : String(error), required: setting === 'required' });

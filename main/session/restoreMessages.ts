@@ -1,4 +1,5 @@
 import type { ApprovalMode } from '../../common/approvals';
+import type { Effort } from '../../common/modelCapabilities';
 import type { ChatMessage } from '../agent/messageTypes';
 import { applyCompactionRecord } from '../agent/compaction/compactionRecord';
 import type { StoredRecord } from './transcript';
@@ -19,6 +20,8 @@ export interface RestoredConversation {
   usage: UsageTotals;
   approvalRules: Set<string>;
   approvalMode: ApprovalMode | null;
+  /** The effort picked in the status bar, or null to follow the settings. */
+  effort: Effort | null;
   warnings: string[];
 }
 
@@ -26,11 +29,20 @@ export interface RestoredConversation {
 const SKIPPED: Record<string, string> = {
   message: 'A saved message had an unexpected shape and was skipped.',
   approval_mode: 'A saved approval mode was not recognised and was skipped.',
+  effort: 'A saved effort level was not recognised and was skipped.',
 };
 
 /** Rebuilds the conversation from transcript records; a record of the wrong shape is skipped with a warning. */
 export function restoreConversation(records: readonly StoredRecord[]): RestoredConversation {
-  const restored: RestoredConversation = { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null, warnings: [] };
+  const restored: RestoredConversation = {
+    messages: [],
+    agentSeenVersion: 0,
+    usage: emptyUsage(),
+    approvalRules: new Set(),
+    approvalMode: null,
+    effort: null,
+    warnings: [],
+  };
   for (const stored of records) {
     const record = parseTranscriptRecord(stored);
     if (record === null) {
@@ -47,6 +59,8 @@ export function restoreConversation(records: readonly StoredRecord[]): RestoredC
       restored.messages = applyCompactionRecord(restored.messages, stage2 ? { cleared, keptFrom, head } : { cleared });
     } else if (record.type === 'approval_mode') {
       restored.approvalMode = record.mode;
+    } else if (record.type === 'effort') {
+      restored.effort = record.effort;
     } else if (record.type === 'approval_rule') {
       if (record.allowed) restored.approvalRules.add(record.rule);
       else restored.approvalRules.delete(record.rule);

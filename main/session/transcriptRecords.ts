@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TaskErrorCodeSchema, TaskOutcomeSchema } from '../../common/agentEvents';
 import { ApprovalModeSchema } from '../../common/approvals';
 import { CompactionInfoSchema } from '../../common/contextWindow';
+import { EffortSchema } from '../../common/modelCapabilities';
 import type { ChatMessage } from '../agent/messageTypes';
 import { isImageRef } from '../images/imageBlobs';
 
@@ -70,6 +71,8 @@ export const CompactionRecordSchema = z.object({
 });
 
 export const ApprovalModeRecordSchema = z.object({ type: z.literal('approval_mode'), mode: ApprovalModeSchema, at });
+/** The effort picked in the status bar for this session. */
+export const EffortRecordSchema = z.object({ type: z.literal('effort'), effort: EffortSchema, at });
 export const ApprovalRuleRecordSchema = z.object({ type: z.literal('approval_rule'), rule: z.string(), allowed: z.boolean(), at });
 
 export const NOTICE_KINDS = ['reminder', 'gate', 'plan_update', 'max_tokens', 'plan_override', 'model'] as const;
@@ -112,6 +115,7 @@ export const TranscriptRecordSchema = z.discriminatedUnion('type', [
   CompactionRecordSchema,
   ApprovalModeRecordSchema,
   ApprovalRuleRecordSchema,
+  EffortRecordSchema,
   NoticeRecordSchema,
   TaskRecordSchema,
 ]);

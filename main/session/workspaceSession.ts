@@ -5,6 +5,7 @@ import type { ChatMessage } from '../agent/messageTypes';
 import { canonicalPath } from '../platform/paths';
 import type { CompactionRecord } from '../agent/compaction/compactionRecord';
 import type { ApprovalMode } from '../../common/approvals';
+import type { Effort } from '../../common/modelCapabilities';
 import { PlanStore } from '../plan/store';
 import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
 import { planRecord } from './planRecords';
@@ -40,6 +41,7 @@ interface Conversation {
   usage: UsageTotals;
   approvalRules: Set<string>;
   approvalMode: ApprovalMode | null;
+  effort: Effort | null;
 }
 
 /**
@@ -54,6 +56,7 @@ export class WorkspaceSession {
   readonly usage: UsageTotals;
   private readonly rules: Set<string>;
   private mode: ApprovalMode | null;
+  private chosenEffort: Effort | null;
   /** This process's claim on the session: one writer per session (see sessionLock). */
   private lock: SessionLock | null = null;
   /** Pictures of the conversation, shared by every session in the data folder. */
@@ -80,6 +83,7 @@ export class WorkspaceSession {
     this.usage = conversation.usage;
     this.rules = conversation.approvalRules;
     this.mode = conversation.approvalMode;
+    this.chosenEffort = conversation.effort;
     plan.onChange((version) => transcript.append(planRecord(version, plan.history.at(-2) ?? null)));
   }
 
@@ -112,6 +116,17 @@ export class WorkspaceSession {
     if (mode === this.mode) return;
     this.mode = mode;
     this.transcript.append({ type: 'approval_mode', mode, at: new Date().toISOString() });
+  }
+
+  /** The effort picked in the status bar for this session, or null to follow the settings. */
+  get effort(): Effort | null {
+    return this.chosenEffort;
+  }
+
+  setEffort(effort: Effort): void {
+    if (effort === this.chosenEffort) return;
+    this.chosenEffort = effort;
+    this.transcript.append({ type: 'effort', effort, at: new Date().toISOString() });
   }
 
   /** What "Allow for this session" answers have allowed (e.g. "command:npm"), until revoked. */
@@ -208,7 +223,7 @@ export class WorkspaceSession {
       new PlanStore(),
       transcript,
       [],
-      { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null },
+      { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null, effort: null },
       new ImageBlobStore(dataDir),
     );
     return claim.ok ? session.holding(claim.lock) : session;

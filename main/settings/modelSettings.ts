@@ -64,7 +64,11 @@ export interface ModelSettings {
   thinking?: ThinkingSetting;
   /** The effort the person set; the session's choice in the status bar wins over it. */
   effort?: Effort;
+  /** The values above that an environment variable set (KEEL_CONTEXT_WINDOW, KEEL_THINKING, KEEL_EFFORT), for Settings to say so. */
+  fromEnvironment?: readonly EnvironmentSetValue[];
 }
+
+export type EnvironmentSetValue = 'contextWindow' | 'thinking' | 'effort';
 
 export class SettingsError extends Error {}
 
@@ -120,6 +124,11 @@ export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv 
     contextWindowSet: envWindow !== undefined || file.contextWindow !== undefined,
     thinking: thinking.success ? thinking.data : (file.thinking ?? 'auto'),
     ...(effort.success ? { effort: effort.data } : file.effort ? { effort: file.effort } : {}),
+    fromEnvironment: [
+      ...(envWindow !== undefined ? ['contextWindow' as const] : []),
+      ...(thinking.success ? ['thinking' as const] : []),
+      ...(effort.success ? ['effort' as const] : []),
+    ],
   };
 }
 

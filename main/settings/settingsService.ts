@@ -3,7 +3,7 @@ import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
-import type { SettingsUpdate, SettingsView } from '../../common/settings';
+import { SOURCED_SETTINGS, type SettingSource, type SettingsUpdate, type SettingsView, type SourcedSetting } from '../../common/settings';
 import { describeModelError, ModelError } from '../agent/modelClient';
 import type { KeyStore } from './keyStore';
 import { networkAllowFromEnv } from './networkSettings';
@@ -118,6 +118,7 @@ export class SettingsService {
       networkAllow: file.network?.allow ?? [],
       networkAllowFromEnvironment: networkAllowFromEnv(this.env),
       environmentOverrides: [...new Set(overrides)],
+      sources: settingSources(file, overrides, networkAllowFromEnv(this.env).length > 0),
     };
   }
 
@@ -129,11 +130,8 @@ export class SettingsService {
     }
     const allowList = networkAllow === undefined ? undefined : parseHostList(networkAllow);
     if (allowList && allowList.invalid.length > 0) {
-      return fail(
-        ErrorCodes.badRequest,
-        `These are not host names or addresses: ${allowList.invalid.join(', ')}. List hosts only (example.com, 10.0.0.5, ::1), without a scheme, port or path.`,
-        { invalid: allowList.invalid },
-      );
+      const message = `These are not host names or addresses: ${allowList.invalid.join(', ')}. List hosts only (example.com, 10.0.0.5, ::1), without a scheme, port or path.`;
+      return fail(ErrorCodes.badRequest, message, { invalid: allowList.invalid, fields: [{ path: 'networkAllow', message }] });
     }
     if (apiKey !== undefined) {
       if (apiKey === null) {
@@ -201,4 +199,25 @@ export class SettingsService {
       return { ok: false, code: described instanceof ModelError ? described.code : 'connection', model, message: described.message };
     }
   }
+}
+
+/** Each sourced setting: the environment where it overrides, else the file where it holds the key, else the default. */
+function settingSources(file: SettingsFile, overrides: readonly string[], hostsFromEnvironment: boolean): Record<SourcedSetting, SettingSource> {
+  const inFile: Record<SourcedSetting, boolean> = {
+    baseURL: file.baseURL !== undefined,
+    model: file.model !== undefined,
+    maxTokens: file.maxTokens !== undefined,
+    reminderRounds: file.reminderRounds !== undefined,
+    gateBound: file.gateBound !== undefined,
+    approvalMode: file.approvalMode !== undefined,
+    contextWindow: file.contextWindow !== undefined,
+    compactAt: file.compactAt !== undefined,
+    networkAllow: (file.network?.allow?.length ?? 0) > 0,
+  };
+  return Object.fromEntries(
+    SOURCED_SETTINGS.map((name) => {
+      const environment = name === 'networkAllow' ? hostsFromEnvironment && !inFile.networkAllow : overrides.includes(name);
+      return [name, environment ? 'environment' : inFile[name] ? 'settings_file' : 'default'];
+    }),
+  ) as Record<SourcedSetting, SettingSource>;
 }

@@ -10,6 +10,8 @@ import { useSessions } from '../sessions/useSessions';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../status/StatusBar';
 import { useAgentStatus } from '../status/useAgentStatus';
+import { useModelProfile } from '../status/useModelProfile';
+import { useSandboxStatus } from '../status/useSandboxStatus';
 import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, NARROW_WINDOW, PANES_MIN_HEIGHT, planMaxWidth, SIZE_LIMITS } from './layout/paneLayout';
 import { Separator } from './layout/Separator';
 import { usePaneLayout } from './layout/usePaneLayout';
@@ -42,6 +44,9 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const { app, workspace, hostError, open, choose } = useWorkspace();
   const sessions = useSessions(workspace);
   const status = useAgentStatus(workspace?.sessionId ?? null);
+  const saved = settings.view;
+  const model = useModelProfile(workspace?.sessionId ?? null, saved ? `${saved.model}|${saved.baseURL}|${saved.maxTokens}|${saved.contextWindow}` : '');
+  const sandbox = useSandboxStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
   // Open at the top, or at the model's connection (first contact, a refused key).
   const [settingsOpen, setSettingsOpen] = useState<false | 'top' | 'connection'>(false);
@@ -252,11 +257,15 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         hasSession={workspace != null}
         onApprovalMode={status.setApprovalMode}
         contextSettingsKey={settings.view ? `${settings.view.contextWindow}/${settings.view.compactAt}` : ''}
+        profile={model.profile}
+        onEffort={model.setEffort}
+        sandbox={sandbox}
       />
       {settingsOpen ? (
         <SettingsDialog
           settings={settings}
           hasSession={workspace != null}
+          profile={model.profile}
           onClose={() => setSettingsOpen(false)}
           fallbackFocus={defaultFocus}
           focusKey={settingsOpen === 'connection'}

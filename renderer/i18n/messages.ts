@@ -14,14 +14,29 @@ import { context as enContext } from './en/context';
 import { context as zhContext } from './zh-CN/context';
 import { mcp as enMcp } from './en/mcp';
 import { mcp as zhMcp } from './zh-CN/mcp';
+import { status as enStatus } from './en/status';
+import { status as zhStatus } from './zh-CN/status';
+import { profile as enProfile } from './en/profile';
+import { profile as zhProfile } from './zh-CN/profile';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enContext, ...enMcp };
+export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enContext, ...enMcp, ...enStatus, ...enProfile };
 export type MessageKey = keyof typeof en;
-export const zhCN: Record<MessageKey, string> = { ...zhApp, ...zhChat, ...zhPlan, ...zhSettings, ...zhTerminal, ...zhChanges, ...zhContext, ...zhMcp };
+export const zhCN: Record<MessageKey, string> = {
+  ...zhApp,
+  ...zhChat,
+  ...zhPlan,
+  ...zhSettings,
+  ...zhTerminal,
+  ...zhChanges,
+  ...zhContext,
+  ...zhMcp,
+  ...zhStatus,
+  ...zhProfile,
+};
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;
 export type UiLanguage = keyof typeof LANGUAGES;

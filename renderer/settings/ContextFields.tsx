@@ -14,6 +14,8 @@ interface Props {
   invalid(field: 'contextWindow' | 'compactAt'): boolean;
   errorFor(field: 'contextWindow' | 'compactAt'): ReactNode;
   describedBy(field: 'contextWindow' | 'compactAt', note: string): string | undefined;
+  /** The window the endpoint's catalogue lists for the saved model: what an empty field means then. */
+  listedWindow?: number | undefined;
 }
 
 /**
@@ -21,17 +23,19 @@ interface Props {
  * inputs: a number input hides what was typed when it is not a number, and "200,000" is how
  * people write it. Empty shows the default and keeps it.
  */
-export function ContextFields({ id, view, contextWindow, compactAt, onChange, invalid, errorFor, describedBy }: Props) {
+export function ContextFields({ id, view, contextWindow, compactAt, onChange, invalid, errorFor, describedBy, listedWindow }: Props) {
   const { t, language } = useI18n();
   const number = new Intl.NumberFormat(language);
   const windowOverridden = view.environmentOverrides.includes('contextWindow');
-  const defaults = view.contextDefaults;
+  const defaults = { ...view.contextDefaults, ...(listedWindow ? { contextWindow: listedWindow } : {}) };
+  const windowNote = listedWindow ? 'profile.windowNote' : 'settings.contextWindow.note';
   return (
     <div className="field-grid">
       <Field
         label={t('settings.contextWindow')}
         htmlFor={`${id}-contextWindow`}
-        note={windowOverridden ? t('settings.env.contextWindow') : t('settings.contextWindow.note', { default: number.format(defaults.contextWindow) })}
+        source={view.sources.contextWindow}
+        note={windowOverridden ? t('settings.env.contextWindow') : t(windowNote, { default: number.format(defaults.contextWindow) })}
         noteId={`${id}-contextWindow-note`}
       >
         <div className="input-unit">
@@ -57,6 +61,7 @@ export function ContextFields({ id, view, contextWindow, compactAt, onChange, in
       <Field
         label={t('settings.compactAt')}
         htmlFor={`${id}-compactAt`}
+        source={view.sources.compactAt}
         note={t('settings.compactAt.note', { default: percentOf(defaults.compactAt) })}
         noteId={`${id}-compactAt-note`}
       >

@@ -15,6 +15,10 @@ import { McpServers } from './McpServers';
 import { ContextFields, contextHintParams } from './ContextFields';
 import { percentOf, shareOf, tokensOf } from './contextDraft';
 import { Field } from './Field';
+import { ModelProfileSummary } from './ModelProfileSummary';
+import { hostsOf, NetworkAllowField } from './NetworkAllowField';
+import { SourceTag } from './SourceTag';
+import type { ModelProfileView } from '../../common/modelCapabilities';
 import { issuesByField, splitFieldErrors } from './fieldErrors';
 
 interface Draft {
@@ -30,9 +34,26 @@ interface Draft {
   contextWindow: string;
   /** A percentage of the window as typed; empty is the default. */
   compactAt: string;
+  /** The settings file's network.allow, one host a line. */
+  networkAllow: string;
 }
 
-const FIELDS = ['apiKey', 'baseURL', 'model', 'maxTokens', 'reminderRounds', 'gateBound', 'contextWindow', 'compactAt', 'approvalMode', 'keyStorage'] as const;
+/** Suggested when the endpoint lists no models. */
+const KNOWN_MODELS = ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5'];
+
+const FIELDS = [
+  'apiKey',
+  'baseURL',
+  'model',
+  'maxTokens',
+  'reminderRounds',
+  'gateBound',
+  'contextWindow',
+  'compactAt',
+  'approvalMode',
+  'keyStorage',
+  'networkAllow',
+] as const;
 
 const FIELD_HINTS: Partial<Record<(typeof FIELDS)[number], MessageKey>> = {
   apiKey: 'settings.error.apiKey',
@@ -70,6 +91,7 @@ function draftOf(view: SettingsView): Draft {
     gateBound: String(view.gateBound),
     contextWindow: view.contextWindow === null ? '' : String(view.contextWindow),
     compactAt: view.compactAt === null ? '' : percentOf(view.compactAt),
+    networkAllow: view.networkAllow.join('\n'),
   };
 }
 
@@ -114,12 +136,16 @@ function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   if (!overridden.has('contextWindow') && contextWindow !== view.contextWindow) patch.contextWindow = contextWindow;
   const compactAt = shareOf(draft.compactAt);
   if (compactAt !== view.compactAt) patch.compactAt = compactAt;
+  const hosts = hostsOf(draft.networkAllow);
+  if (hosts.join('\n') !== view.networkAllow.join('\n')) patch.networkAllow = hosts;
   return patch;
 }
 
 interface Props {
   settings: SettingsState;
   hasSession: boolean;
+  /** What the agent runs with for the saved model (the endpoint's catalogue included); null until main answered. */
+  profile: ModelProfileView | null;
   onClose(): void;
   /** Where the focus goes on close when what opened the dialog is gone. */
   fallbackFocus?: () => HTMLElement | null;
@@ -133,7 +159,7 @@ interface Props {
  * the contract are shown under the field they concern. The API key itself never reaches this
  * window: only its masked form and where it comes from.
  */
-export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, focusKey = false }: Props) {
+export function SettingsDialog({ settings, hasSession, profile, onClose, fallbackFocus, focusKey = false }: Props) {
   const { t, language } = useI18n();
   const view = settings.view;
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));
@@ -245,6 +271,9 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
     return mode && hasSession ? t('settings.savedMode', { mode: t(MODE_LABELS[mode]) }) : t('settings.saved');
   };
   const overridden = (field: string) => view?.environmentOverrides.includes(field) ?? false;
+  const listedModels = (profile?.models ?? []).filter((model) => !model.deprecated).map((model) => model.id);
+  const suggestedModels = listedModels.length > 0 ? listedModels : KNOWN_MODELS;
+  const modelsNote = profile ? (listedModels.length > 0 ? t('profile.models.count', { count: listedModels.length }) : t('profile.models.none')) : undefined;
 
   return (
     <Dialog labelledBy={`${id}-title`} onClose={onClose} className="dialog-settings" {...(fallbackFocus ? { fallbackFocus } : {})}>
@@ -289,6 +318,7 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
               <Field
                 label={t('settings.baseURL')}
                 htmlFor={`${id}-baseURL`}
+                source={view.sources.baseURL}
                 note={overridden('baseURL') ? t('settings.env.baseURL') : t('settings.baseURL.note')}
                 noteId={`${id}-baseURL-note`}
               >
@@ -312,7 +342,8 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
               <Field
                 label={t('settings.model')}
                 htmlFor={`${id}-model`}
-                note={overridden('model') ? t('settings.env.model') : undefined}
+                source={view.sources.model}
+                note={overridden('model') ? t('settings.env.model') : modelsNote}
                 noteId={`${id}-model-note`}
               >
                 <input
@@ -323,17 +354,24 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
                   readOnly={overridden('model')}
                   onChange={(event) => change('model', event.target.value)}
                   aria-invalid={fieldErrors.model ? true : undefined}
-                  aria-describedby={describedBy('model', overridden('model') ? `${id}-model-note` : undefined)}
+                  aria-describedby={describedBy('model', `${id}-model-note`)}
                   spellCheck={false}
                   autoComplete="off"
                 />
                 <datalist id={`${id}-models`}>
-                  <option value="claude-sonnet-5-5" />
-                  <option value="claude-opus-5-5" />
-                  <option value="claude-haiku-5-5" />
+                  {suggestedModels.map((model) => (
+                    <option key={model} value={model} />
+                  ))}
                 </datalist>
+                {profile?.deprecated && profile.model === draft.model.trim() ? (
+                  <p className="field-warning" role="note">
+                    {t('profile.deprecated', { model: profile.model })}
+                  </p>
+                ) : null}
                 {errorFor('model')}
               </Field>
+
+              {profile ? <ModelProfileSummary profile={profile} /> : null}
 
               <div className="test-connection">
                 <button type="button" className="button" onClick={() => void testConnection()} disabled={busy !== null}>
@@ -350,7 +388,13 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
 
             <Section title={t('settings.section.agent')}>
               <div className="field-grid">
-                <Field label={t('settings.maxTokens')} htmlFor={`${id}-maxTokens`} note={t('settings.maxTokens.note')} noteId={`${id}-maxTokens-note`}>
+                <Field
+                  label={t('settings.maxTokens')}
+                  htmlFor={`${id}-maxTokens`}
+                  source={view.sources.maxTokens}
+                  note={t('settings.maxTokens.note')}
+                  noteId={`${id}-maxTokens-note`}
+                >
                   <input
                     id={`${id}-maxTokens`}
                     className="text-input"
@@ -368,6 +412,7 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
                 <Field
                   label={t('settings.reminderRounds')}
                   htmlFor={`${id}-reminderRounds`}
+                  source={view.sources.reminderRounds}
                   note={t('settings.reminderRounds.note')}
                   noteId={`${id}-reminderRounds-note`}
                 >
@@ -385,7 +430,13 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
                   />
                   {errorFor('reminderRounds')}
                 </Field>
-                <Field label={t('settings.gateBound')} htmlFor={`${id}-gateBound`} note={t('settings.gateBound.note')} noteId={`${id}-gateBound-note`}>
+                <Field
+                  label={t('settings.gateBound')}
+                  htmlFor={`${id}-gateBound`}
+                  source={view.sources.gateBound}
+                  note={t('settings.gateBound.note')}
+                  noteId={`${id}-gateBound-note`}
+                >
                   <input
                     id={`${id}-gateBound`}
                     className="text-input"
@@ -403,7 +454,9 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
               </div>
 
               <fieldset className="choice-group">
-                <legend className="field-label">{t('settings.approvalMode')}</legend>
+                <legend className="field-label">
+                  {t('settings.approvalMode')} <SourceTag source={view.sources.approvalMode} />
+                </legend>
                 <p className="field-note" id={`${id}-approval-note`}>
                   {t(hasSession ? 'settings.approvalMode.noteSession' : 'settings.approvalMode.note')}
                 </p>
@@ -423,6 +476,16 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
                   </label>
                 ))}
               </fieldset>
+
+              <NetworkAllowField
+                id={id}
+                view={view}
+                value={draft.networkAllow}
+                onChange={(value) => change('networkAllow', value)}
+                invalid={fieldErrors.networkAllow !== undefined}
+                error={errorFor('networkAllow')}
+                describedBy={(note) => describedBy('networkAllow', note)}
+              />
             </Section>
 
             <Section title={t('settings.section.context')} note={t('settings.section.context.note')}>
@@ -435,6 +498,7 @@ export function SettingsDialog({ settings, hasSession, onClose, fallbackFocus, f
                 invalid={(field) => fieldErrors[field] !== undefined}
                 errorFor={errorFor}
                 describedBy={describedBy}
+                listedWindow={profile?.contextWindow.source === 'endpoint' ? profile.contextWindow.value : undefined}
               />
             </Section>
 

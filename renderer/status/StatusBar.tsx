@@ -4,6 +4,10 @@ import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { ApprovalModeMenu } from './ApprovalModeMenu';
 import { ContextMeter } from './ContextMeter';
+import { EffortControl } from './EffortControl';
+import { SandboxState } from './SandboxState';
+import type { Effort, ModelProfileView } from '../../common/modelCapabilities';
+import type { SandboxStatus } from '../../common/sandbox';
 import { estimateCost } from './pricing';
 import type { AgentStatusView } from './useAgentStatus';
 
@@ -28,13 +32,19 @@ interface Props {
   hasSession: boolean;
   /** Changes when the saved context window or threshold does, so the meter asks again. */
   contextSettingsKey: string;
+  /** The model as the next task runs it (its effort levels); null until main answered. */
+  profile: ModelProfileView | null;
+  onEffort(effort: Effort): Promise<boolean>;
+  /** The open folder's sandbox for the agent's commands. */
+  sandbox: SandboxStatus | null;
 }
 
 /**
- * The window's bottom line: what the agent is doing (a word, not only a colour), the model, the
- * session's tokens and estimated cost, and the approval mode, which can be changed from here.
+ * The window's bottom line: what the agent is doing (a word, not only a colour), the model and its
+ * effort (changed from here), the session's tokens and estimated cost, whether commands run
+ * sandboxed, and the approval mode, which can be changed from here.
  */
-export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSession, contextSettingsKey }: Props) {
+export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSession, contextSettingsKey, profile, onEffort, sandbox }: Props) {
   const { t, language } = useI18n();
   const { usage, state } = status;
   const shownModel = model ?? status.model;
@@ -56,6 +66,7 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
           <span className="mono">{shownModel}</span>
         </span>
       ) : null}
+      {hasSession ? <EffortControl profile={profile} onChange={onEffort} /> : null}
       {hasSession ? (
         <span
           className="status-item status-tokens"
@@ -82,6 +93,7 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
       ) : null}
       {hasSession ? <ContextMeter settingsKey={contextSettingsKey} /> : null}
       <span className="status-spacer" />
+      {hasSession ? <SandboxState status={sandbox} /> : null}
       <ApprovalModeMenu mode={approvalMode} onChange={onApprovalMode} />
     </footer>
   );

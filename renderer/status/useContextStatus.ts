@@ -45,6 +45,8 @@ export function useContextStatus(settingsKey = ''): ContextStatusView {
         refresh();
       }
     });
+    // The catalogue's window for the model arrived, or the model changed: the meter's window follows.
+    const stopModel = api.on('model.changed', () => refresh());
     const stopWorkspace = api.on('workspace.changed', () => {
       setNote(null);
       refresh();
@@ -52,6 +54,7 @@ export function useContextStatus(settingsKey = ''): ContextStatusView {
     return () => {
       live = false;
       stopAgent();
+      stopModel();
       stopWorkspace();
     };
     // settingsKey: a window saved in the settings is shown now, not only when the next task starts.

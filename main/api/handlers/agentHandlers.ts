@@ -10,7 +10,10 @@ import { prepareMessageAttachments } from './messageAttachments';
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
 
 export function agentHandlers(
-  core: Pick<HandlerContext, 'approvalMode' | 'currentAgent' | 'currentLiveCalls' | 'currentSession' | 'modelSettings' | 'options' | 'settings' | 'emit'>,
+  core: Pick<
+    HandlerContext,
+    'approvalMode' | 'currentAgent' | 'currentLiveCalls' | 'currentSession' | 'modelSettings' | 'runSettings' | 'options' | 'settings' | 'emit'
+  >,
 ): Pick<
   Handlers,
   'task.send' | 'task.stop' | 'agent.status' | 'context.compact' | 'approval.setMode' | 'approval.respond' | 'approval.rules' | 'approval.revoke'
@@ -46,7 +49,7 @@ export function agentHandlers(
         queued: agent?.queued ?? [],
         liveCalls: core.currentLiveCalls?.snapshot() ?? { calls: [], approvals: [] },
         ...(agent && session
-          ? { context: agent.contextUsage(core.modelSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files }
+          ? { context: agent.contextUsage(core.runSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files }
           : {}),
         ...(agent?.lastOpenSteps === undefined ? {} : { openAtEnd: agent.lastOpenSteps }),
       });

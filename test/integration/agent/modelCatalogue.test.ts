@@ -16,6 +16,8 @@ import {
   type Step,
 } from '../../support/scriptedAnthropic';
 import { recordingTool, sendTask } from './scenario';
+import { z } from 'zod';
+import type { AgentTool } from '../../../main/agent/toolRunner';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -68,6 +70,39 @@ describe('the model catalogue, thinking and effort against the endpoint', () => 
     expect(answer).not.toContain('list first');
     expect(harness.events.flatMap((e) => (e.type === 'thinking' ? [e.delta] : [])).join('')).toContain('list first');
     expect(harness.events.some((e) => e.type === 'thinking' && e.redacted)).toBe(true);
+  });
+
+  it('an effort picked while a task runs is carried by its next request, kept with the session; a level the model lacks is refused', async () => {
+    const LISTED: ScriptedModel = { ...SONNET_5, effort: ['low', 'medium', 'high'] };
+    let picked: unknown;
+    const pick: AgentTool = {
+      name: 'look',
+      description: 'Test tool look.',
+      inputSchema: z.object({}).passthrough(),
+      async run() {
+        // The person picks a level in the status bar while the tool runs.
+        picked = await harness!.core.handlers['model.setEffort']({ effort: 'high' });
+        return { content: 'look ran', isError: false };
+      },
+    };
+    harness = await startAgentHarness([reply(toolUse('look', {})), reply(text('Done.'))], {
+      tools: [pick],
+      settings: unset('claude-sonnet-5-5'),
+      server: { catalogue: [LISTED] },
+    });
+    expect((await sendTask(harness, 'look')).outcome).toBe('done');
+    expect(picked).toMatchObject({ ok: true, value: { effort: { value: 'high', levels: ['low', 'medium', 'high'], source: 'session' } } });
+    expect(harness.server.requests.map((r) => r.body.output_config)).toEqual([{ effort: 'medium' }, { effort: 'high' }]);
+    const refused = await harness.core.handlers['model.setEffort']({ effort: 'max' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('It offers: low, medium, high.') } });
+    expect((await harness.core.handlers['model.profile']({})) as unknown).toMatchObject({ ok: true, value: { effort: { value: 'high' } } });
+
+    // The pick belongs to the session: a new one starts at the settings' effort, and the first has it back when reopened.
+    const first = harness.core.currentSession!.id;
+    expect(harness.core.openWorkspace(harness.workspace, { fresh: true }).ok).toBe(true);
+    expect(await harness.core.handlers['model.profile']({})).toMatchObject({ ok: true, value: { effort: { value: 'medium', source: 'endpoint' } } });
+    expect(harness.core.openWorkspace(harness.workspace, { sessionId: first }).ok).toBe(true);
+    expect(await harness.core.handlers['model.profile']({})).toMatchObject({ ok: true, value: { effort: { value: 'high', source: 'session' } } });
   });
 
   it('asks a model that takes only a budget for enabled thinking under its max_tokens, and sends no effort', async () => {

@@ -64,7 +64,7 @@ describe('the start-up check', () => {
   });
 
   it.runIf(works)('says on after a real wrapped true', async () => {
-    expect(await sandbox().start()).toEqual({ state: 'on' });
+    expect(await sandbox().start()).toEqual({ state: 'on', via: 'bwrap' });
   });
 });
 

@@ -142,6 +142,43 @@ describe('settings.update', () => {
     expect(core.settings.modelSettings()).toMatchObject({ apiKey: envKey, model: 'claude-env-model' });
   });
 
+  it('says where each value comes from: the environment, the settings file, or the default', async () => {
+    const core = await webCore({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', KEEL_NETWORK_ALLOW: 'env.example.com' });
+    value(await core.handlers['settings.update']({ maxTokens: 9000, approvalMode: 'ask' }));
+    const view = await getSettings(core);
+    expect(view.sources).toEqual({
+      baseURL: 'environment',
+      model: 'default',
+      maxTokens: 'settings_file',
+      reminderRounds: 'default',
+      gateBound: 'default',
+      approvalMode: 'settings_file',
+      contextWindow: 'default',
+      compactAt: 'default',
+      networkAllow: 'environment',
+    });
+    value(await core.handlers['settings.update']({ networkAllow: ['docs.example.com'] }));
+    expect((await getSettings(core)).sources.networkAllow).toBe('settings_file');
+  });
+
+  it('refuses a network.allow entry that is not a host as an error of that field, naming it, and changes nothing', async () => {
+    const core = await webCore();
+    value(await core.handlers['settings.update']({ networkAllow: ['kept.example.com'] }));
+    const before = readFileSync(settingsPath(dataDir), 'utf8');
+    const result = await dispatchRequest(core.handlers, 'settings.update', { networkAllow: ['ok.example.com', 'https://x.example.com/a', 'host:8080'] });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: ErrorCodes.badRequest,
+        details: {
+          invalid: ['https://x.example.com/a', 'host:8080'],
+          fields: [{ path: 'networkAllow', message: expect.stringContaining('https://x.example.com/a, host:8080') }],
+        },
+      },
+    });
+    expect(readFileSync(settingsPath(dataDir), 'utf8')).toBe(before);
+  });
+
   it('invalid updates are refused by the contract with a message that says which field and why, and change nothing', async () => {
     const core = await webCore();
     value(await core.handlers['settings.update']({ model: 'claude-kept', baseURL: 'http://127.0.0.1:9/' }));

@@ -45,4 +45,14 @@ describe('the model profile', () => {
     expect(resolveProfile({ settings: settings({}, { KEEL_THINKING: 'off' }), facts }).thinking).toBeUndefined();
     expect(resolveProfile({ settings: settings(), facts, thinkingRefused: true }).thinking).toBeUndefined();
   });
+
+  it("says which values an environment variable set, and that the status bar's effort is the session's", () => {
+    const caps = { effort: { supported: true, low: { supported: true }, medium: { supported: true }, high: { supported: true } } };
+    const facts = listed(caps)!;
+    const env = resolveProfile({ settings: settings({ thinking: 'off' }, { KEEL_CONTEXT_WINDOW: '50000', KEEL_EFFORT: 'low' }), facts });
+    expect(env.view).toMatchObject({ contextWindow: { value: 50_000, source: 'environment' }, effort: { value: 'low', source: 'environment' } });
+    expect(env.view.thinking).toEqual({ value: 'none', source: 'setting' });
+    const session = resolveProfile({ settings: settings({ effort: 'low' }), facts, sessionEffort: 'high' });
+    expect(session.view.effort).toEqual({ value: 'high', levels: ['low', 'medium', 'high'], source: 'session' });
+  });
 });

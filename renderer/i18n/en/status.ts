@@ -1,0 +1,22 @@
+/** The status bar's effort control and sandbox state. */
+export const status = {
+  'status.effort.label': 'Effort',
+  'status.effort.title': 'How much the model thinks before it acts. The next request uses the level you pick, for this session.',
+  'status.effort.low': 'Low',
+  'status.effort.medium': 'Medium',
+  'status.effort.high': 'High',
+  'status.effort.xhigh': 'Extra high',
+  'status.effort.max': 'Max',
+  'status.sandbox.checking': 'Sandbox: checking…',
+  'status.sandbox.on': 'Sandboxed',
+  'status.sandbox.onVia': 'Sandboxed ({via})',
+  'status.sandbox.onTitle': "The agent's commands write only in this folder, read no secrets and reach only allowed hosts.",
+  'status.sandbox.off': 'Not sandboxed: turned off',
+  'status.sandbox.offTitle': 'The sandbox is off in the settings (sandbox: "off" or KEEL_SANDBOX=off): commands run with your rights.',
+  'status.sandbox.unavailable': 'Not sandboxed: {why}',
+  'status.sandbox.unavailableTitle': 'The sandbox could not start ({why}). Commands ask before they run.',
+  'status.sandbox.required': 'Sandbox unavailable: {why}',
+  'status.sandbox.requiredTitle': 'The settings require the sandbox, and it could not start ({why}): the agent cannot run commands.',
+  'status.sandbox.unsandboxed': 'Not sandboxed: not on this system yet',
+  'status.sandbox.unsandboxedTitle': 'Keel has no sandbox for this system yet: commands keep their usual approvals.',
+} as const;
