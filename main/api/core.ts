@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ApprovalMode } from '../../common/approvals';
 import type { EventChannel, EventPayload, WorkspaceInfo } from '../../common/contract';
 import { ErrorCodes } from '../../common/contract';
@@ -5,6 +6,7 @@ import { fail, ok, type Result } from '../../common/result';
 import { DisposableStore, type Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import { Agent } from '../agent/agent';
+import { CatalogueCache, MODEL_CATALOGUE_FILE } from '../models/catalogueCache';
 import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
@@ -89,7 +91,7 @@ export class KeelCore implements HandlerContext {
     this.events = new Emitter({ onListenerError });
     this.terminalOutput = new Emitter({ onListenerError });
     this.settings = new SettingsService(options.dataDir, options.keyStore ?? settingsFileKeyStore(options.dataDir), options.settingsEnv);
-    this.models = new ModelCatalogue(options.log);
+    this.models = new ModelCatalogue(options.log, new CatalogueCache(join(options.dataDir, MODEL_CATALOGUE_FILE), options.log));
     this.terminals = new TerminalManager({
       emit: (event, payload) => this.emit(event, payload),
       output: (id, seq, data) => this.terminalOutput.fire(id, seq, data),

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Effort } from '../../common/modelCapabilities';
 import type { ModelSettings } from '../settings/modelSettings';
 import { builtinFacts } from './builtinModels';
+import type { CatalogueCache, CachedEndpoints } from './catalogueCache';
 import type { ModelFacts } from './modelFacts';
 import { resolveProfile, type ModelProfile } from './modelProfile';
 import { parseCatalogue } from './parseCatalogue';
@@ -17,6 +18,10 @@ const FETCH_TIMEOUT_MS = 10_000;
 interface Entry {
   models: Map<string, ModelFacts>;
   warning?: string;
+  /** When the endpoint answered with these models (kept in the cache). */
+  fetchedAt: number;
+  /** The endpoint could not be read: not kept in the cache, asked again soon. */
+  failed?: boolean;
   /** Asked again after this time (a failure sooner than a catalogue that was read). */
   expiresAt: number;
 }
@@ -37,7 +42,25 @@ export class ModelCatalogue {
   private readonly pending = new Map<string, Promise<void>>();
   private readonly learned = new Map<string, Learned>();
 
-  constructor(private readonly log?: (line: string) => void) {}
+  /**
+   * With a cache, a new process starts with what an earlier one read and learned: its first task
+   * does not wait for the endpoint, and a stale catalogue is used while it is asked again.
+   */
+  constructor(
+    private readonly log?: (line: string) => void,
+    private readonly cache?: CatalogueCache,
+  ) {
+    for (const [key, kept] of Object.entries(cache?.read() ?? {})) {
+      if (kept.catalogue) {
+        const { fetchedAt, models, warning } = kept.catalogue;
+        this.entries.set(key, { models: new Map(models.map((m) => [m.id, m])), fetchedAt, expiresAt: fetchedAt + REFRESH_MS, ...(warning ? { warning } : {}) });
+      }
+      if (kept.learned) {
+        const { windows, thinkingRefused, effortRefused } = kept.learned;
+        this.learned.set(key, { windows: new Map(Object.entries(windows)), thinkingRefused, effortRefused: new Set(effortRefused) });
+      }
+    }
+  }
 
   /** Starts fetching the catalogue for these settings unless it is fresh or on its way. */
   refresh(settings: ModelSettings): Promise<void> {
@@ -49,7 +72,19 @@ export class ModelCatalogue {
     if (!settings.apiKey) return Promise.resolve();
     const job = fetchCatalogue(settings)
       .then((fetched) => {
-        this.entries.set(key, { ...fetched, expiresAt: Date.now() + (fetched.failed ? RETRY_FAILED_MS : REFRESH_MS) });
+        const now = Date.now();
+        const kept = this.entries.get(key);
+        if (fetched.failed && kept && kept.models.size > 0) {
+          // An endpoint that fails for a while keeps the models it listed before.
+          this.entries.set(key, {
+            ...kept,
+            expiresAt: now + RETRY_FAILED_MS,
+            warning: `${fetched.warning} Keel uses the catalogue it read on ${new Date(kept.fetchedAt).toISOString().slice(0, 10)}.`,
+          });
+        } else {
+          this.entries.set(key, { ...fetched, fetchedAt: now, expiresAt: now + (fetched.failed ? RETRY_FAILED_MS : REFRESH_MS) });
+          if (!fetched.failed) this.save();
+        }
         if (fetched.warning) this.log?.(`warning: ${fetched.warning}`);
       })
       .finally(() => this.pending.delete(key));
@@ -87,14 +122,34 @@ export class ModelCatalogue {
   learnWindow(settings: ModelSettings, limit: number): void {
     const learned = this.learnedFor(settings);
     learned.windows.set(settings.model, Math.min(limit, learned.windows.get(settings.model) ?? Infinity));
+    this.save();
   }
 
   learnThinkingRefused(settings: ModelSettings): void {
     this.learnedFor(settings).thinkingRefused = true;
+    this.save();
   }
 
   learnEffortRefused(settings: ModelSettings): void {
     this.learnedFor(settings).effortRefused.add(settings.model);
+    this.save();
+  }
+
+  /** Everything read (not failures) and learned, for the next process. */
+  private save(): void {
+    if (!this.cache) return;
+    const endpoints: CachedEndpoints = {};
+    for (const [key, entry] of this.entries) {
+      if (entry.failed) continue;
+      endpoints[key] = { catalogue: { fetchedAt: entry.fetchedAt, models: [...entry.models.values()], ...(entry.warning ? { warning: entry.warning } : {}) } };
+    }
+    for (const [key, learned] of this.learned) {
+      endpoints[key] = {
+        ...endpoints[key],
+        learned: { windows: Object.fromEntries(learned.windows), thinkingRefused: learned.thinkingRefused, effortRefused: [...learned.effortRefused] },
+      };
+    }
+    this.cache.write(endpoints);
   }
 
   private learnedFor(settings: ModelSettings): Learned {
@@ -115,7 +170,7 @@ function endpointKey(settings: ModelSettings): string {
 }
 
 /** GET /v1/models; a missing route or an error leaves the catalogue empty (the built-in table applies). */
-async function fetchCatalogue(settings: ModelSettings): Promise<Omit<Entry, 'expiresAt'> & { failed?: boolean }> {
+async function fetchCatalogue(settings: ModelSettings): Promise<Omit<Entry, 'expiresAt' | 'fetchedAt'>> {
   const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 1, timeout: FETCH_TIMEOUT_MS });
   try {
     const response = await client.models.list({ limit: 1000 }).asResponse();
