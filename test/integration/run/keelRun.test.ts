@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hang, reply, startScriptedAnthropic, text, textOf, toolUse, type ScriptedAnthropic, type Step } from '../../support/scriptedAnthropic';
+import { hang, reply, startScriptedAnthropic, text, textOf, thinking, toolUse, type ScriptedAnthropic, type Step } from '../../support/scriptedAnthropic';
 
 // `keel run` as a person or a script runs it: `node bin/keel.js run …` in a child process, on the
 // built out/ folder, against the scripted Anthropic server.
@@ -65,8 +65,8 @@ async function until(probe: () => boolean, what: string, child: Child, timeoutMs
   }
 }
 
-async function server(script: Step[]): Promise<ScriptedAnthropic> {
-  const s = await startScriptedAnthropic({ script, apiKey: KEY });
+async function server(script: Step[], options: Omit<Parameters<typeof startScriptedAnthropic>[0], 'script' | 'apiKey'> = {}): Promise<ScriptedAnthropic> {
+  const s = await startScriptedAnthropic({ ...options, script, apiKey: KEY });
   servers.push(s);
   return s;
 }
@@ -190,6 +190,33 @@ describe('keel run', { timeout: 120_000 }, () => {
     expect(lines.filter((l) => l.type === 'task_finished')).toEqual([expect.objectContaining({ outcome: 'done' })]);
     expect(lines.some((l) => l.type === 'text')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', outcome: 'done' });
+  });
+
+  it('asks a thinking model to think, prints only its answer, and gives the thinking its own --json event', async () => {
+    const model = { id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 128_000, thinking: ['adaptive' as const], effort: ['medium' as const] };
+    const script = () => [reply(thinking('Private reasoning about the greeting.'), text('Hello there.'))];
+    const plain = await server(script(), { catalogue: [model] });
+    const printed = keel(['--workspace', workspace, 'say hello'], plain, KEY, { KEEL_MODEL: model.id });
+    expect((await exitOf(printed)).code, printed.stderr()).toBe(0);
+    expect(plain.requests[0]!.body.thinking).toEqual({ type: 'adaptive' });
+    expect(printed.stdout()).toContain('Hello there.');
+    expect(printed.stdout() + printed.stderr()).not.toContain('Private reasoning');
+
+    const json = await server(script(), { catalogue: [model] });
+    const child = keel(['--workspace', workspace, '--json', 'say hello'], json, KEY, { KEEL_MODEL: model.id });
+    expect((await exitOf(child)).code, child.stderr()).toBe(0);
+    const lines = jsonLines(child.stdout());
+    const thought = lines
+      .filter((l) => l.type === 'thinking')
+      .map((l) => l.delta as string)
+      .join('');
+    expect(thought).toBe('Private reasoning about the greeting.');
+    expect(
+      lines
+        .filter((l) => l.type === 'text')
+        .map((l) => l.delta as string)
+        .join(''),
+    ).toBe('Hello there.');
   });
 
   it('exits 3 when the task stops with an unfinished plan, naming the open items', async () => {
