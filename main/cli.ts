@@ -18,6 +18,12 @@ const consoleOutput: CliOutput = { out: (line) => console.log(line), err: (line)
  */
 export async function main(argv: readonly string[], output: CliOutput = consoleOutput): Promise<number> {
   const [command, ...rest] = argv;
+  // `keel web --help` and `keel run -h` are asking, not running: answer before the `--` that ends flags.
+  const flagsOnly = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if ((command === 'web' || command === 'run') && flagsOnly.some((arg) => arg === '--help' || arg === '-h')) {
+    output.out(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case 'web': {

@@ -22,6 +22,24 @@ describe('keel arguments', () => {
     expect(result.stderr).toBe('');
   });
 
+  it.each([
+    ['web', '--help'],
+    ['run', '--help'],
+    ['run', '--workspace', '.', '-h'],
+    ['web', '-h'],
+  ])('keel %s %s asks for the usage: printed, exit 0, nothing started', async (...args) => {
+    const result = await keel(...args);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('keel run [--workspace DIR]');
+    expect(result.stderr).toBe('');
+  });
+
+  it('a task that mentions --help after -- is a task, not a question', async () => {
+    const result = await keel('run', '--frobnicate', '--', '--help');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown option "--frobnicate"');
+  });
+
   it('--version prints the version and exits 0', async () => {
     const result = await keel('--version');
     expect(result.code).toBe(0);
