@@ -3,6 +3,7 @@ import type { WorkspaceInfo } from '../../common/contract';
 import type { Result } from '../../common/result';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { plural } from '../i18n/plural';
 import { pointerMoved } from '../ui/pointerMoved';
 
 interface Props {
@@ -187,7 +188,7 @@ export function FolderPathField({ initialPath = '', open, onCancel, autoFocus = 
         ) : null}
       </div>
       <p className="visually-hidden" aria-live="polite">
-        {showing ? t('folders.suggestionCount', { count: options.length }) : ''}
+        {showing ? plural(t, options.length, 'folders.suggestionCount.one', 'folders.suggestionCount') : ''}
       </p>
       {error ? (
         <p role="alert" id={errorId} className="error-message folder-error">

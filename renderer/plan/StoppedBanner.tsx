@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { AlertIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
+import { plural } from '../i18n/plural';
 
 interface Props {
   /** The person stopped the task (Stop or Esc), rather than the completion gate. */
@@ -32,7 +33,11 @@ export function StoppedBanner({ byPerson = false, open, total, onContinue, onMar
         <AlertIcon />
         <h3 id="stopped-title">{t(byPerson ? 'plan.cancelled.title' : 'plan.stopped.title')}</h3>
       </div>
-      <p className="stopped-text">{t(byPerson ? 'plan.cancelled.text' : 'plan.stopped.text', { open, total })}</p>
+      <p className="stopped-text">
+        {byPerson
+          ? plural(t, open, 'plan.cancelled.text.one', 'plan.cancelled.text', { open, total })
+          : plural(t, open, 'plan.stopped.text.one', 'plan.stopped.text', { open, total })}
+      </p>
       <div className="stopped-actions">
         <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void run(onContinue)}>
           {t('plan.stopped.continue')}

@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n/I18nProvider';
 import { StatusIcon } from '../../ui/icons';
 import { useChat } from '../chatContext';
 import { AlertIcon, DoneIcon, StopIcon } from '../../ui/icons';
-import { plural } from '../plural';
+import { plural } from '../../i18n/plural';
 import { ErrorCard } from './ErrorCard';
 
 type OutcomeItem = Extract<ChatItem, { kind: 'outcome' }>;

@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/I18nProvider';
-import { plural } from '../plural';
+import { plural } from '../../i18n/plural';
 import type { DiffView } from './diffLines';
 
 const SHOWN_LINES = 400;

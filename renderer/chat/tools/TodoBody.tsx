@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { diffPlans, type PlanChange } from '../../../common/plan/diff';
 import { useI18n, type Translate } from '../../i18n/I18nProvider';
 import { StatusIcon } from '../../ui/icons';
-import { plural } from '../plural';
+import { plural } from '../../i18n/plural';
 import type { ToolItem } from './toolItem';
 import { todoItems } from './toolInfo';
 import { PlanChangeList, statusName } from './PlanChangeList';

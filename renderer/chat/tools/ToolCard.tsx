@@ -7,7 +7,7 @@ import { ChevronIcon, FileEditIcon, FileIcon, ListIcon, PlanIcon, SearchIcon, Sp
 import { CommandBody, commandMeta } from './CommandBody';
 import { DiffStat } from './DiffTable';
 import { FileChangeBody, fileChangeDiff } from './FileChangeBody';
-import { plural } from '../plural';
+import { plural } from '../../i18n/plural';
 import { ReadBody } from './ReadBody';
 import { ResultText } from './ResultText';
 import { isStaleRewriteRefusal } from '../../../common/plan/rules';

@@ -32,6 +32,7 @@ export const app = {
   'folders.open': 'Open folder',
   'folders.suggestions': 'Matching folders',
   'folders.suggestionCount': '{count} matching folders. Use the up and down arrows to choose one.',
+  'folders.suggestionCount.one': '1 matching folder. Use the up and down arrows to choose it.',
   'folders.recent': 'Recent folders',
   'folders.dialogTitle': 'Open Folder',
   'folders.dialogHint': 'Type a folder’s path: ↓ and ↑ go through the folders that match, Enter or Tab takes one, and Enter opens the folder.',

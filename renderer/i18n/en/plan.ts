@@ -35,6 +35,8 @@ export const plan = {
   'plan.stopped.title': 'Stopped with an unfinished plan',
   'plan.stopped.text':
     'The agent ended its turn with steps still open, so Keel stopped the task rather than let it loop: {open} of {total} steps are not done. Let it continue, or mark the plan done if the work is finished.',
+  'plan.stopped.text.one':
+    'The agent ended its turn with steps still open, so Keel stopped the task rather than let it loop: {open} of {total} steps is not done. Let it continue, or mark the plan done if the work is finished.',
   'plan.stopped.continue': 'Continue',
   'plan.stopped.continueMessage': 'Continue with the unfinished steps of the plan.',
   'plan.stopped.markDone': 'Mark the plan done',
@@ -94,4 +96,5 @@ export const plan = {
 
   'plan.cancelled.title': 'You stopped the task',
   'plan.cancelled.text': '{open} of {total} steps are not done. Continue where it stopped, or mark the plan done.',
+  'plan.cancelled.text.one': '{open} of {total} steps is not done. Continue where it stopped, or mark the plan done.',
 } as const;

@@ -31,6 +31,7 @@ export const app: Record<keyof typeof en, string> = {
   'folders.open': '打开文件夹',
   'folders.suggestions': '匹配的文件夹',
   'folders.suggestionCount': '有 {count} 个匹配的文件夹。用上下方向键选择。',
+  'folders.suggestionCount.one': '有 1 个匹配的文件夹。用上下方向键选择。',
   'folders.recent': '最近的文件夹',
   'folders.dialogTitle': '打开文件夹',
   'folders.dialogHint': '输入文件夹路径：用 ↓ 和 ↑ 浏览匹配的文件夹，按 Enter 或 Tab 选中，再按 Enter 打开。',

@@ -36,6 +36,8 @@ export const plan: Record<keyof typeof en, string> = {
   'plan.stopped.title': '已停止：计划未完成',
   'plan.stopped.text':
     '智能体在还有步骤未完成时结束了回合，为避免无休止地循环，Keel 停止了这个任务：{total} 个步骤中有 {open} 个尚未完成。你可以让它继续，或者在工作确已完成时把计划标记为完成。',
+  'plan.stopped.text.one':
+    '智能体在还有步骤未完成时结束了回合，为避免无休止地循环，Keel 停止了这个任务：{total} 个步骤中有 {open} 个尚未完成。你可以让它继续，或者在工作确已完成时把计划标记为完成。',
   'plan.stopped.continue': '继续',
   'plan.stopped.continueMessage': '请继续完成计划中未完成的步骤。',
   'plan.stopped.markDone': '将计划标记为完成',
@@ -94,4 +96,5 @@ export const plan: Record<keyof typeof en, string> = {
 
   'plan.cancelled.title': '你停止了任务',
   'plan.cancelled.text': '{total} 个步骤中有 {open} 个未完成。可以从停下的地方继续，或将计划标记为完成。',
+  'plan.cancelled.text.one': '{total} 个步骤中有 {open} 个未完成。可以从停下的地方继续，或将计划标记为完成。',
 };

@@ -1,5 +1,5 @@
-import type { Translate } from '../i18n/I18nProvider';
-import type { MessageKey } from '../i18n/messages';
+import type { Translate } from './I18nProvider';
+import type { MessageKey } from './messages';
 
 /** English needs "1 file" / "2 files"; Chinese has one form (both keys exist in every language). */
 export function plural(t: Translate, count: number, one: MessageKey, other: MessageKey, params: Record<string, string | number> = {}): string {
