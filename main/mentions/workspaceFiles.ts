@@ -1,12 +1,13 @@
 import { realpath } from 'node:fs/promises';
 import { listPaths } from '../tools/search/engine';
+import { isBuildNoise } from './buildNoise';
 import { MAX_INDEXED_FILES } from './indexLimits';
 
 /** A walk of a huge folder is answered with what it found by then. */
 export const MENTION_WALK_DEADLINE_MS = 120_000;
 
 /**
- * Every file of the workspace that git would not ignore, as workspace-relative paths with forward
+ * Every file of the workspace that git would not ignore (less build noise, see buildNoise), as workspace-relative paths with forward
  * slashes, walked in a search worker thread (the same walk and .gitignore rules as list_files), so
  * a large tree never holds up the main thread. `onFile` returns false to stop the walk.
  */
@@ -24,6 +25,7 @@ export async function listWorkspaceFiles(root: string, onFile: (relative: string
         onPaths: (paths) => {
           if (walk.signal.aborted) return;
           for (const path of paths) {
+            if (isBuildNoise(path)) continue;
             if (onFile(path) === false) {
               walk.abort();
               return;
