@@ -85,12 +85,17 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
     });
   };
 
-  // The undo offer goes after a few seconds, or with the session.
+  // The undo offer goes after a few seconds (counted again once the pointer or focus leaves it), or with the session.
+  const [undoHeld, setUndoHeld] = useState(false);
   useEffect(() => {
-    if (!deleted) return;
+    if (!deleted) {
+      setUndoHeld(false);
+      return;
+    }
+    if (undoHeld) return;
     const timer = setTimeout(() => setDeleted(null), UNDO_OFFER_MS);
     return () => clearTimeout(timer);
-  }, [deleted]);
+  }, [deleted, undoHeld]);
   useEffect(() => setDeleted(null), [sessionId]);
   // Once the agent has written the plan again, re-adding the old step would be a guess: the offer goes.
   const agentVersion = snapshot?.source === 'agent' ? snapshot.version : null;
@@ -220,7 +225,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
         </ol>
       )}
 
-      {deleted ? <DeletedToast content={deleted.item.content} onUndo={undoDelete} /> : null}
+      {deleted ? <DeletedToast content={deleted.item.content} onUndo={undoDelete} onHold={setUndoHeld} /> : null}
       <AddItem errors={errors.add} onAdd={(content) => act(snapshot, (current) => addItem(current, content), 'add')} />
       <p className="board-hint" id={HINT_ID}>
         {t('plan.hint')}

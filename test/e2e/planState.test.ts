@@ -434,6 +434,11 @@ describe('the plan and the session state, as a person sees them (keel web + scri
     await page.getByRole('button', { name: 'Delete "Tell the team at standup"' }).click();
     await waitForNewVersion(page, version);
     await toast.waitFor();
+    // Not while focus is on Undo (a keyboard user reaching for it): counted again once it leaves.
+    await toast.getByRole('button', { name: 'Undo' }).focus();
+    await page.clock.fastForward(UNDO_OFFER_MS * 2);
+    expect(await toast.count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete "Check the logs"' }).focus();
     await page.clock.fastForward(UNDO_OFFER_MS);
     await toast.waitFor({ state: 'detached' });
     expect(await stepTexts(page)).not.toContain('Tell the team at standup');
