@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
+import { inlineCodeParts } from './inlineCode';
 
 interface Props {
   content: string;
@@ -94,7 +95,7 @@ export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hi
         }
       }}
     >
-      {content}
+      {inlineCodeParts(content).map((part, index) => (part.code ? <code key={index}>{part.text}</code> : part.text))}
     </button>
   );
 }

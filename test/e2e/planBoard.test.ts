@@ -306,4 +306,17 @@ describe('plan board (keel web)', () => {
     await page.mouse.move(1000, 700);
     await screenshot(page, 'filled-board-dark');
   });
+
+  test('a step’s `code` shows as code, not as backticks, and rewords as written', async () => {
+    const page = await openBoard();
+    await addStep(page, 'Fix `total()` in `cart.py`');
+    const text = board(page).locator('.plan-list > li .item-text').last();
+    expect(await text.innerText()).toBe('Fix total() in cart.py');
+    expect(await text.locator('code').allInnerTexts()).toEqual(['total()', 'cart.py']);
+    await page.mouse.move(1000, 700);
+    await screenshot(page, 'step-inline-code');
+    await text.click();
+    expect(await page.getByRole('textbox', { name: /^Reword/ }).inputValue()).toBe('Fix `total()` in `cart.py`');
+    await page.keyboard.press('Escape');
+  });
 });
