@@ -16,8 +16,12 @@ export function AddItem({ onAdd, errors }: Props) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
 
+  // Nothing to add until the step has words: the button says so instead of inviting a refusal.
+  const empty = draft.trim() === '';
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (empty || busy) return;
     setBusy(true);
     const stored = await onAdd(draft);
     setBusy(false);
@@ -37,7 +41,7 @@ export function AddItem({ onAdd, errors }: Props) {
           autoComplete="off"
           spellCheck
         />
-        <button type="submit" className="button button-primary button-small">
+        <button type="submit" className="button button-primary button-small" disabled={empty || busy}>
           {t('plan.add.button')}
         </button>
       </div>

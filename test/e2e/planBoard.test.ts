@@ -307,9 +307,15 @@ describe('plan board (keel web)', () => {
     await screenshot(page, 'filled-board-dark');
   });
 
-  test('a step’s `code` shows as code, not as backticks, and rewords as written', async () => {
+  test('Add waits for words; a step’s `code` shows as code, not as backticks, and rewords as written', async () => {
     const page = await openBoard();
+    // Add says it has nothing to add until the step has words.
+    const add = page.getByRole('button', { name: 'Add', exact: true });
+    expect(await add.isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'New step' }).fill('   ');
+    expect(await add.isDisabled()).toBe(true);
     await addStep(page, 'Fix `total()` in `cart.py`');
+    expect(await add.isDisabled()).toBe(true);
     const text = board(page).locator('.plan-list > li .item-text').last();
     expect(await text.innerText()).toBe('Fix total() in cart.py');
     expect(await text.locator('code').allInnerTexts()).toEqual(['total()', 'cart.py']);
