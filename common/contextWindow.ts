@@ -65,6 +65,8 @@ export const ContextUsageSchema = z.object({
   windowTokens: z.number().int().positive(),
   /** Where Keel makes room. */
   compactAtTokens: z.number().int().positive(),
+  /** Messages in the conversation: with none, "Compact now" has nothing to work on. */
+  historyMessages: z.number().int().nonnegative().optional(),
 });
 export type ContextUsage = z.infer<typeof ContextUsageSchema>;
 

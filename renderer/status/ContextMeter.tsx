@@ -35,7 +35,13 @@ export function ContextMeter({ settingsKey }: { settingsKey: string }) {
         <span className="context-figures">
           {t('context.meter', { used: compactFormat.format(context.usedTokens), window: compactFormat.format(context.windowTokens) })}
         </span>
-        <button type="button" className="context-compact" onClick={() => void compact()} disabled={running || compacting} title={t('context.compactTitle')}>
+        <button
+          type="button"
+          className="context-compact"
+          onClick={() => void compact()}
+          disabled={running || compacting || context.historyMessages === 0}
+          title={context.historyMessages === 0 ? t('context.compactNothing') : t('context.compactTitle')}
+        >
           {compacting ? t('context.compacting') : t('context.compactNow')}
         </button>
         {note ? (

@@ -35,8 +35,10 @@ export function useContextStatus(settingsKey = ''): ContextStatusView {
       });
     refresh();
     const stopAgent = api.on('agent.event', (event) => {
-      if (event.type === 'context') setContext({ usedTokens: event.usedTokens, windowTokens: event.windowTokens, compactAtTokens: event.compactAtTokens });
-      else if (event.type === 'task_started') {
+      if (event.type === 'context') {
+        const { type: _type, ...usage } = event;
+        setContext(usage);
+      } else if (event.type === 'task_started') {
         setRunning(true);
         setNote(null);
         refresh();

@@ -99,9 +99,13 @@ describe('the context window (keel web)', () => {
     const files = page.getByTestId('instruction-files');
     await expect.poll(() => files.innerText()).toBe('AGENTS.md');
     expect(await files.getAttribute('title')).toContain(join(folder, 'AGENTS.md'));
+    // A conversation not begun has nothing to compact: the button says so instead of inviting a click.
+    const compactNow = meter().getByRole('button', { name: 'Compact now' });
+    expect(await compactNow.isDisabled()).toBe(true);
 
     await runTask('read notes.txt, three parts', 'Read three parts.');
     await expect.poll(used).toBeGreaterThan(before + 3_000);
+    await expect.poll(() => compactNow.isDisabled()).toBe(false);
     expect(await meter().getAttribute('data-level')).toBe('ok');
     okFill = await fillColor();
     await screenshot(page, 'context-meter');

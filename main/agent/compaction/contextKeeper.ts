@@ -52,6 +52,7 @@ export class ContextKeeper {
       usedTokens: this.tracker.estimate(this.prefixTokens, this.session.messages),
       windowTokens: window,
       compactAtTokens: Math.max(1, Math.floor(window * settings.compactAt)),
+      historyMessages: this.session.messages.length,
     };
   }
 
