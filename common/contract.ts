@@ -80,7 +80,10 @@ export type ImageAttachment = z.output<typeof ImageAttachmentSchema>;
 
 export const SessionSummarySchema = z.object({
   id: z.string(),
+  /** The first task's first line, cut for the list. */
   title: z.string(),
+  /** The first task's text, up to 600 characters, for the list's tooltip. */
+  task: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   lastOutcome: TaskOutcomeSchema.nullable(),

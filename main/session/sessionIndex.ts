@@ -57,6 +57,7 @@ function summarise(path: string): SessionSummary {
   return {
     id: basename(path, '.jsonl'),
     title: firstTask ? oneLine(firstTask.text) : 'New session',
+    ...(firstTask ? { task: preview(firstTask.text) } : {}),
     createdAt: header?.createdAt ?? stat.birthtime.toISOString(),
     updatedAt: stat.mtime.toISOString(),
     lastOutcome: lastEnd && isTaskEnd(lastEnd) ? lastEnd.outcome : null,
@@ -112,6 +113,13 @@ function readSlice(path: string, start: number, length: number): string {
 /** Whole lines that read as records; a slice cut mid-line loses only that line. */
 function records(text: string): TranscriptRecord[] {
   return parseJsonLinesSlice(text, TranscriptRecordSchema);
+}
+
+/** The first task as the list's tooltip shows it: whole, unless it is a pasted log. */
+const SESSION_TASK_PREVIEW = 600;
+function preview(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length > SESSION_TASK_PREVIEW ? `${trimmed.slice(0, SESSION_TASK_PREVIEW - 1)}…` : trimmed;
 }
 
 function oneLine(text: string): string {

@@ -8,6 +8,7 @@ import type { MessageKey } from '../i18n/messages';
 import { FolderIcon, PlusIcon, TrashIcon } from '../ui/icons';
 import { DeleteSessionDialog } from './DeleteSessionDialog';
 import { formatSessionDate } from './formatDate';
+import { fullDateTime, sessionHints } from './sessionHints';
 import type { SessionsState } from './useSessions';
 
 const OUTCOME_LABELS: Record<TaskOutcome, MessageKey> = {
@@ -45,6 +46,10 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
   const { t, language } = useI18n();
   const [deleting, setDeleting] = useState<SessionSummary | null>(null);
   const { sessions, recent, error } = state;
+  const hints = sessionHints(
+    (sessions ?? []).map((session) => ({ ...session, title: sessionTitle(session, t) })),
+    language,
+  );
   const [focusedId, setFocusedId] = useState<string | null>(null);
   // One stop in the Tab order for the whole list (roving tabindex): the row last focused, else the
   // open session. ↑/↓/Home/End move between rows; Delete asks to delete the focused one. Only that
@@ -102,12 +107,14 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
             {sessions.map((session) => {
               const current = session.id === workspace.sessionId;
               const title = sessionTitle(session, t);
+              const hint = hints.get(session.id);
               const outcome = current && running ? null : settledOutcome(session.lastOutcome, session.openSteps, session.openAtEnd);
               return (
                 <li key={session.id} className={`session-row${current ? ' is-current' : ''}`}>
                   <button
                     type="button"
                     className="session-open"
+                    title={hint?.tooltip}
                     aria-current={current ? 'true' : undefined}
                     aria-keyshortcuts="Delete"
                     tabIndex={session.id === rovingId ? 0 : -1}
@@ -130,7 +137,9 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
                             {t(OUTCOME_LABELS[outcome])}
                           </span>
                         ) : null}
-                        <time dateTime={session.updatedAt}>{formatSessionDate(session.updatedAt, language)}</time>
+                        <time dateTime={session.updatedAt}>
+                          {hint?.sameTitle ? fullDateTime(session.updatedAt, language) : formatSessionDate(session.updatedAt, language)}
+                        </time>
                       </span>
                     </span>
                   </button>

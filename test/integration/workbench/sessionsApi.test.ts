@@ -101,10 +101,11 @@ describe('the sessions of the open folder', () => {
     const log = Array.from({ length: 3000 }, (_, i) => `line ${i}: something happened in the build, and then something else`).join('\n');
     await runTask(harness, `Why does the build fail? Here is the log:\n${log}`);
     await runTask(harness, 'a later short question');
-    expect(value(await harness.core.handlers['session.list']({}))[0]).toMatchObject({
-      title: 'Why does the build fail? Here is the log:',
-      lastOutcome: 'done',
-    });
+    const [listed] = value(await harness.core.handlers['session.list']({}));
+    expect(listed).toMatchObject({ title: 'Why does the build fail? Here is the log:', lastOutcome: 'done' });
+    // The tooltip's text: more than the title, but not the whole pasted log.
+    expect(listed!.task!.startsWith('Why does the build fail? Here is the log:\nline 0: something happened')).toBe(true);
+    expect(listed!.task!.length).toBe(600);
   });
 
   it('newest first, also for sessions started within the same second', async () => {
