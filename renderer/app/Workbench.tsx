@@ -187,7 +187,10 @@ export function Workbench({ settings }: { settings: SettingsState }) {
               agentState={status.state}
               onOpenFolder={(path) => void openFolder(path)}
             />
-            {narrow ? null : (
+            {narrow ? (
+              // Dims the panes under the drawer; a click on it closes the drawer (the pointerdown handler above).
+              <div className="drawer-scrim" aria-hidden="true" data-testid="drawer-scrim" />
+            ) : (
               <Separator
                 orientation="vertical"
                 label={t('layout.resizeSidebar')}

@@ -213,7 +213,15 @@ describe('the window at 1400, 1024 and 720 px wide', () => {
     // Over the panes: the chat keeps its width.
     const chatBox = (await page.locator('.chat-pane').boundingBox())!;
     expect(chatBox.width).toBeGreaterThan(340);
+    // A scrim dims the panes beside the drawer; a click on it closes the drawer.
+    const scrim = page.getByTestId('drawer-scrim');
+    expect(await scrim.isVisible()).toBe(true);
     await screenshot(page, 'layout-drawer-720');
+    await page.mouse.click(SIZES[2].width - 10, 300);
+    await expect.poll(() => sidebar.count()).toBe(0);
+    expect(await scrim.count()).toBe(0);
+    await toggle.click();
+    await sidebar.waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => sidebar.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.classList.contains('sidebar-toggle'))).toBe(true);
