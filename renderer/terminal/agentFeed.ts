@@ -56,6 +56,8 @@ export class AgentFeed {
   private readonly running = new Map<string, { streamed: boolean }>();
   /** Every bash call written so far: a replayed history never writes one twice. */
   private readonly written = new Set<string>();
+  /** Approval cards of running bash calls, by card id: the call each one holds back. */
+  private readonly asking = new Map<string, string>();
 
   constructor(
     private readonly sink: AgentFeedSink,
@@ -68,6 +70,7 @@ export class AgentFeed {
   reset(): void {
     this.running.clear();
     this.written.clear();
+    this.asking.clear();
   }
 
   /**
@@ -99,6 +102,18 @@ export class AgentFeed {
       if (this.written.has(event.id)) return;
       this.start(event.id, event.input);
       this.onCommand();
+    } else if (event.type === 'approval_requested') {
+      // The command is shown when the agent asks, but it has not run: the tab says it waits.
+      if (!this.running.has(event.request.toolUseId)) return;
+      this.asking.set(event.request.id, event.request.toolUseId);
+      this.newLine();
+      this.sink.write(`${DIM}${this.t()('terminal.agentWaiting')}${RESET}\r\n`);
+    } else if (event.type === 'approval_resolved') {
+      const call = this.asking.get(event.id);
+      this.asking.delete(event.id);
+      if (call === undefined || event.decision === 'deny' || !this.running.has(call)) return;
+      this.newLine();
+      this.sink.write(`${DIM}${this.t()('terminal.agentApproved')}${RESET}\r\n`);
     } else if (event.type === 'tool_output') {
       const run = this.running.get(event.id);
       if (!run || (event.chunk === '' && !event.skipped)) return;

@@ -15,6 +15,8 @@ export const terminal = {
   'terminal.agentEarlierHidden': '{count} earlier commands of this session are not shown.',
   'terminal.agentSkipped': '[… {count} characters of output not shown here; the agent gets the start and the end]',
   'terminal.agentExit': 'exit code {code}',
+  'terminal.agentWaiting': '… waiting for your approval: it has not run',
+  'terminal.agentApproved': 'approved; running',
   'terminal.startFailed': 'Could not start a shell: {message}',
   'terminal.noShell': 'No shell is open.',
   'terminal.region': 'Terminal {name}',

@@ -16,6 +16,8 @@ export const terminal: Record<keyof typeof en, string> = {
   'terminal.agentEarlierHidden': '本会话更早的 {count} 条命令未显示。',
   'terminal.agentSkipped': '[… 此处省略 {count} 个字符的输出；智能体会收到开头和结尾]',
   'terminal.agentExit': '退出码 {code}',
+  'terminal.agentWaiting': '… 等待你的批准：尚未运行',
+  'terminal.agentApproved': '已批准，正在运行',
   'terminal.startFailed': '无法启动 shell：{message}',
   'terminal.noShell': '没有打开的 shell。',
   'terminal.region': '终端 {name}',
