@@ -19,6 +19,8 @@ export const ToolItemSchema = z.object({
   /** An accepted `todo` call: what it replaced and stored, and the person's edits before it. */
   plan: PlanStepSchema.optional(),
   yours: PlanStepSchema.optional(),
+  /** The person's answer to its approval card, as the transcript recorded it (the card's badge after a restart). */
+  decision: z.enum(['allow_once', 'allow_session', 'deny']).optional(),
 });
 export type ToolItem = z.infer<typeof ToolItemSchema>;
 

@@ -1,4 +1,4 @@
-import type { ChatItem } from '../../common/chat';
+import { ToolItemSchema, type ChatItem, type ToolItem } from '../../common/chat';
 import { todoCallStep, type TodoCallStep } from '../../common/plan/callStep';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from '../../common/plan/schemas';
 import { TODO_TOOL_NAME } from '../../common/plan/todoToolDefinition';
@@ -25,6 +25,8 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
   const versions: PlanVersion[] = [];
   const todoCalls: string[] = [];
   const steps = new Map<string, TodoCallStep>();
+  // The person's answers to approval cards, by tool call: recorded while the call waited, before its result.
+  const decisions = new Map<string, ToolItem['decision']>();
   for (const value of records) {
     // A record of the wrong shape is left out of the chat, as the restore skips it.
     const record = parseTranscriptRecord(value);
@@ -39,6 +41,9 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
       const ids = new Set(record.ids);
       for (const message of waiting) if (ids.has(message.id)) items.push({ kind: 'user', ...message });
       waiting = waiting.filter((message) => !ids.has(message.id));
+    } else if (record?.type === 'task' && record.event === 'approval') {
+      const decision = DecisionSchema.safeParse(record.decision);
+      if (decision.success) decisions.set(record.toolUseId, decision.data);
     } else if (record?.type === 'task' && record.event === 'end') {
       for (const message of waiting) items.push({ kind: 'user', ...message, notSent: true });
       waiting = [];
@@ -102,8 +107,12 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
     }
   }
   for (const message of waiting) items.push({ kind: 'user', ...message, queued: true });
-  return items;
+  return decisions.size === 0
+    ? items
+    : items.map((item) => (item.kind === 'tool' && decisions.has(item.id) ? { ...item, decision: decisions.get(item.id) } : item));
 }
+
+const DecisionSchema = ToolItemSchema.shape.decision.unwrap();
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -34,7 +34,9 @@ export const ToolCard = memo(function ToolCard({ item, running, previousTodo }: 
   const { t } = useI18n();
   const { approvalOf } = useChat();
   const approval = approvalOf.get(item.id);
-  const phase = phaseOf(item, approval, running);
+  // After Keel restarted, only the transcript knows how the card was answered.
+  const decision = approval?.decision ?? (item.result ? item.decision : undefined);
+  const phase = phaseOf(item, approval, decision, running);
   const described = describe(item, approval, phase, previousTodo, t);
   const [open, setOpen] = useExpanded(item.id, described.open);
   const bodyId = useId();
@@ -47,7 +49,7 @@ export const ToolCard = memo(function ToolCard({ item, running, previousTodo }: 
         <span className="tool-summary">{described.summary}</span>
         <span className="tool-meta">
           {described.meta}
-          <PhaseBadge phase={phase} approval={approval} />
+          <PhaseBadge phase={phase} decision={decision} />
         </span>
       </button>
       {open && (
@@ -59,19 +61,19 @@ export const ToolCard = memo(function ToolCard({ item, running, previousTodo }: 
   );
 });
 
-function phaseOf(item: ToolItem, approval: ToolApproval | undefined, running: boolean): Phase {
+function phaseOf(item: ToolItem, approval: ToolApproval | undefined, decision: ToolApproval['decision'], running: boolean): Phase {
   if (item.result) {
     if (item.result.isError && isStopped(item.result.content)) return 'stopped';
     // Refused only because the person edited the plan first: the agent redoes it, nothing failed.
     if (item.name === 'todo' && item.result.isError && isStaleRewriteRefusal(item.result.content)) return 'redo';
-    if (approval?.decision === 'deny' || (item.result.isError && isDenied(item.result.content))) return 'denied';
+    if (decision === 'deny' || (item.result.isError && isDenied(item.result.content))) return 'denied';
     return item.result.isError ? 'error' : 'done';
   }
   if (!running) return 'unfinished';
   return approval && !approval.decision ? 'waiting' : 'running';
 }
 
-function PhaseBadge({ phase, approval }: { phase: Phase; approval: ToolApproval | undefined }) {
+function PhaseBadge({ phase, decision }: { phase: Phase; decision: ToolApproval['decision'] }) {
   const { t } = useI18n();
   switch (phase) {
     case 'running':
@@ -94,9 +96,9 @@ function PhaseBadge({ phase, approval }: { phase: Phase; approval: ToolApproval 
     case 'redo':
       return <span className="chip">{t('chat.plan.redoLabel')}</span>;
     default:
-      return approval?.decision === 'allow_session' ? (
+      return decision === 'allow_session' ? (
         <span className="chip">{t('chat.tool.allowedSession')}</span>
-      ) : approval?.decision === 'allow_once' ? (
+      ) : decision === 'allow_once' ? (
         <span className="chip">{t('chat.tool.allowedOnce')}</span>
       ) : null;
   }
