@@ -25,8 +25,11 @@ export interface ApprovalGateOptions {
   alwaysAllowed?: () => Iterable<string>;
   /** "Always allow" on an approval card: keep the rule in the settings. */
   allowAlways?: (rule: string) => void;
-  /** Whether commands run in the OS sandbox now (its start-up check passed). */
-  sandboxed?: () => boolean;
+  /**
+   * Whether commands run in the OS sandbox: waits for its start-up check, as the command itself
+   * does, so that a session's first command is judged (and its card drawn) as it will run.
+   */
+  sandboxed?: () => boolean | Promise<boolean>;
 }
 
 /** What the gate tells the loop while a card waits. */
@@ -70,7 +73,7 @@ export class ApprovalGate {
       return always.length > 0 ? new Set([...session.approvalRules, ...always]) : session.approvalRules;
     };
     const leaving = judgedCall.kind === 'command' && leavesSandbox(call.input);
-    const sandboxed = judgedCall.kind === 'command' && !leaving && (this.options.sandboxed?.() ?? false);
+    const sandboxed = judgedCall.kind === 'command' && !leaving && ((await this.options.sandboxed?.()) ?? false);
     if (leaving && mode !== 'full_auto' && typeof (call.input as { command?: unknown }).command === 'string') {
       // Leaving the sandbox asks every time, with its own card: no rule covers it.
       return {
