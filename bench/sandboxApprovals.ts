@@ -47,7 +47,7 @@ const COMMANDS = [
  * Cards are counted, not timed.
  */
 export async function benchSandboxApprovals(): Promise<void> {
-  const commands = COMMANDS.slice(0, sized(COMMANDS.length, 12));
+  const commands = COMMANDS.slice(0, sized(COMMANDS.length, 6));
   const on = await cardsFor(commands, 'auto');
   const off = await cardsFor(commands, 'off');
   if (on.sandboxed === 0) throw new Error('no card said "sandboxed": the sandbox did not start here, so there is nothing to compare');
