@@ -3,6 +3,7 @@ import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 import { TASK_ERROR_CODES } from './errorCodes';
+import { WebSearchHitSchema } from './webSearch';
 
 /** A picture the chat shows, by its blob name (kept here apart from chat.ts, which imports this file). */
 const EventImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -36,6 +37,9 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** A cut stream is being retried: the text streamed in this round so far is void. */
   z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
+  /** The API searched the web on its side (a server tool): the query, then its results or error code. */
+  z.object({ type: z.literal('web_search'), id: z.string(), query: z.string() }),
+  z.object({ type: z.literal('web_search_results'), id: z.string(), results: z.array(WebSearchHitSchema), errorCode: z.string().optional() }),
   /** `skipped`: characters of output before `chunk` that were not sent live (a flood); the result has head and tail. */
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string(), skipped: z.number().int().nonnegative().optional() }),
   z.object({

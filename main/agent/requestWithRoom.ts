@@ -7,7 +7,8 @@ import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ContextKeeper, RoomContext } from './compaction/contextKeeper';
 import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
-import { ModelError } from './modelClient';
+import { ModelError, type ServerBlock } from './modelClient';
+import { webSearchOutcome, webSearchQuery } from '../../common/webSearch';
 import { requestRound } from './modelRequest';
 import { tooLongMessage } from './modelTexts';
 import type { Notify } from './notice';
@@ -54,6 +55,7 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
         {
           onText: (delta) => request.emit({ type: 'text', delta }),
           onThinking: (delta, redacted) => request.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
+          onServerBlock: (block) => request.emit(webSearchEvent(block)),
           onRetry: (attempt, reason) => request.emit({ type: 'stream_retry', attempt, reason }),
         },
         signal,
@@ -78,4 +80,11 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
       throw error;
     }
   }
+}
+
+/** A web search block as the chat and `keel run` are told of it. */
+function webSearchEvent(block: ServerBlock): AgentEvent {
+  if (block.type === 'server_tool_use') return { type: 'web_search', id: block.id, query: webSearchQuery(block.input) };
+  const { results, errorCode } = webSearchOutcome(block.content);
+  return { type: 'web_search_results', id: block.tool_use_id, results, ...(errorCode ? { errorCode } : {}) };
 }

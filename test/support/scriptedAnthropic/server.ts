@@ -31,6 +31,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
   const queue: Step[] = [...(options.script ?? [])];
   const agents = makeAgents(options.agents);
   const requests: ScriptedRequest[] = [];
+  const replies: Record<string, unknown>[] = [];
   const errors: Error[] = [];
   const ids = new IdSource();
   const validate = options.validate ?? true;
@@ -153,6 +154,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
   const runReply = async (step: ReplyStep, req: ScriptedRequest, res: ServerResponse, requestId: string): Promise<void> => {
     const reply = resolveReply(step, req.body, ids);
     issue(reply, req.body);
+    replies.push(messageJson(reply));
     if (step.delayMs) await wait(step.delayMs, res);
     if (gone(res)) return;
     if (!req.stream) {
@@ -395,6 +397,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     baseURL: `http://127.0.0.1:${port}`,
     port,
     requests,
+    replies,
     get modelRequests() {
       return modelRequests;
     },

@@ -291,6 +291,8 @@ export interface ScriptedAnthropic {
   readonly port: number;
   /** Every POST /v1/messages request received, in arrival order. */
   readonly requests: ScriptedRequest[];
+  /** Every whole reply sent, as the message JSON the API would return for it (what a client must send back). */
+  readonly replies: Record<string, unknown>[];
   /** GET /v1/models requests received (the list and single models). */
   readonly modelRequests: number;
   /** The signature this server gives a thinking text (to script a block a client must send back as is). */
