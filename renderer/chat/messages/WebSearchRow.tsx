@@ -27,7 +27,7 @@ export const WebSearchRow = memo(function WebSearchRow({ item }: { item: WebSear
       <button type="button" className="notice-head" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <ChevronIcon open={open} size={12} className="chevron" />
         <span>
-          {t('chat.webSearch.query')} <q className="web-search-query">{item.query}</q> · {status}
+          {t('chat.webSearch.query')} <span className="web-search-query">“{item.query}”</span> · {status}
         </span>
       </button>
       {open && (
