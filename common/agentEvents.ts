@@ -34,8 +34,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), delta: z.string() }),
   /** The model's thinking as it streams, its own row in the chat; `redacted`: reasoning the model hid. */
   z.object({ type: z.literal('thinking'), delta: z.string(), redacted: z.boolean().optional() }),
-  /** A cut stream is being retried: the text streamed in this round so far is void. */
-  z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
+  /** A cut stream is being retried: the text streamed in this round so far is void, and so are the web searches it names. */
+  z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string(), webSearches: z.array(z.string()).optional() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
   /** The API searched the web on its side (a server tool): the query, then its results or error code. */
   z.object({ type: z.literal('web_search'), id: z.string(), query: z.string() }),

@@ -31,7 +31,9 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       });
     case 'stream_retry':
       // The partial answer is void: the round starts again.
-      return aboveQueued(items, (body) => {
+      return aboveQueued(items, (voided) => {
+        const searches = new Set(event.webSearches ?? []);
+        const body = searches.size > 0 ? voided.filter((item) => !(item.kind === 'web_search' && searches.has(item.id))) : voided;
         let end = body.length;
         while (end > 0 && (body[end - 1]!.kind === 'assistant' || body[end - 1]!.kind === 'thinking') && (body[end - 1] as { streaming?: boolean }).streaming)
           end--;

@@ -42,6 +42,8 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
     try {
       await context.beforeRequest(room);
       const sent = session.messages.length;
+      /** Web searches shown from the attempt now streaming: a retry voids them with its text. */
+      let searches: string[] = [];
       const response = await requestRound(
         request.client,
         request.profile,
@@ -55,8 +57,15 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
         {
           onText: (delta) => request.emit({ type: 'text', delta }),
           onThinking: (delta, redacted) => request.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
-          onServerBlock: (block) => request.emit(webSearchEvent(block)),
-          onRetry: (attempt, reason) => request.emit({ type: 'stream_retry', attempt, reason }),
+          onServerBlock: (block) => {
+            const event = webSearchEvent(block);
+            if (event.type === 'web_search') searches.push(event.id);
+            request.emit(event);
+          },
+          onRetry: (attempt, reason) => {
+            request.emit({ type: 'stream_retry', attempt, reason, ...(searches.length > 0 ? { webSearches: searches } : {}) });
+            searches = [];
+          },
         },
         signal,
         { catalogue: request.models, onFallback: (message) => request.notice('model', message) },

@@ -4,7 +4,8 @@ import { KeelCore } from '../../../main/api/core';
 import { SUMMARY_SYSTEM_MARK } from '../../../main/agent/compaction/summaryRequest';
 import type { ModelSettings } from '../../../main/settings/modelSettings';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
-import { cited, reply, systemText, text, webSearch, type ScriptedModel, type ScriptedRequest } from '../../support/scriptedAnthropic';
+import { applyAgentEvent } from '../../../common/chatReducer';
+import { cited, cut, reply, systemText, text, webSearch, type ScriptedModel, type ScriptedRequest } from '../../support/scriptedAnthropic';
 import { sendTask } from './scenario';
 
 let harness: AgentHarness | undefined;
@@ -73,6 +74,21 @@ describe('the API’s web search, through the agent', () => {
     expect(continued!.body.messages[1]!.role).toBe('assistant');
     expect(withoutCache(continued!.body.messages[1]!.content)).toEqual(harness.server.replies[0]!.content);
     expect(harness.events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('')).toBe(ANSWER);
+    expect(harness.server.errors).toEqual([]);
+  });
+
+  it('a stream cut after its search is tried again, and the chat keeps only the search that counted', async () => {
+    // 11 events: the search and its results have streamed whole, then the connection drops.
+    const broken = cut(11, ...webSearch('vitest projects config', [DOCS]), text('Never finished.'));
+    harness = await startAgentHarness([broken, searched()], { settings: settings(), server: { catalogue: [SEARCHING] } });
+    expect((await sendTask(harness, 'How do Vitest projects work?')).outcome).toBe('done');
+    const shown = harness.events.filter((e) => e.type === 'web_search').map((e) => (e as { id: string }).id);
+    expect(shown).toHaveLength(2);
+    expect(harness.events.find((e) => e.type === 'stream_retry')).toMatchObject({ webSearches: [shown[0]] });
+    let n = 0;
+    const chat = harness.events.reduce((items, event) => applyAgentEvent(items, event, () => `i${n++}`), [] as ReturnType<typeof applyAgentEvent>);
+    expect(chat.filter((item) => item.kind === 'web_search').map((item) => item.id)).toEqual([shown[1]]);
+    expect(harness.server.requests).toHaveLength(2);
     expect(harness.server.errors).toEqual([]);
   });
 
