@@ -98,4 +98,18 @@ describe('the web search row', () => {
     expect(remote).toEqual([]);
     expect(server.errors).toEqual([]);
   }, 60_000);
+
+  test('Settings says web search is offered, set by KEEL_WEB_SEARCH, and does not let it be changed there', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await expect.poll(() => dialog.locator('.profile-row[data-value="webSearch"] dd').innerText()).toBe('Offered to the model environment');
+    const group = dialog.getByRole('group', { name: /^Web search/ });
+    expect(await group.locator('.source-tag').innerText()).toBe('environment');
+    expect(await group.getByText('Set by KEEL_WEB_SEARCH: change or unset it to choose here.').count()).toBe(1);
+    expect(await group.getByRole('radio', { name: /Also through a gateway/ }).isChecked()).toBe(true);
+    expect(await group.getByRole('radio', { name: /^Off/ }).isDisabled()).toBe(true);
+    await screenshot(page, 'settings-web-search');
+    await page.keyboard.press('Escape');
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeelCore } from '../../../main/api/core';
+import { dispatchRequest } from '../../../main/api/dispatch';
 import { SUMMARY_SYSTEM_MARK } from '../../../main/agent/compaction/summaryRequest';
 import type { ModelSettings } from '../../../main/settings/modelSettings';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
@@ -139,5 +140,23 @@ describe('the API’s web search, through the agent', () => {
       await harness.close();
       harness = undefined;
     }
+  });
+
+  it('a choice saved in Settings applies to the next task, and Settings says where it comes from', async () => {
+    harness = await startAgentHarness([reply('Hi.'), reply('Hi again.')], {
+      settingsFromFile: true,
+      settings: { model: 'claude-sonnet-5-5' },
+      server: { catalogue: [SEARCHING] },
+    });
+    const view = await dispatchRequest(harness.core.handlers, 'settings.get', {});
+    expect(view).toMatchObject({ ok: true, value: { webSearch: 'auto', sources: { webSearch: 'default' } } });
+    expect((await sendTask(harness, 'hi')).outcome).toBe('done');
+    expect(JSON.stringify(harness.server.requests[0]!.body.tools ?? [])).not.toContain('web_search');
+
+    const saved = await dispatchRequest(harness.core.handlers, 'settings.update', { webSearch: 'on' });
+    expect(saved).toMatchObject({ ok: true, value: { webSearch: 'on', sources: { webSearch: 'settings_file' } } });
+    expect((await sendTask(harness, 'hi again')).outcome).toBe('done');
+    expect(harness.server.requests[1]!.body.tools).toContainEqual({ type: 'web_search_20250305', name: 'web_search', max_uses: 8 });
+    expect(await harness.core.handlers['model.profile']({})).toMatchObject({ ok: true, value: { webSearch: { value: true, source: 'setting' } } });
   });
 });
