@@ -73,7 +73,10 @@ export async function streamRound(
       }
       if (callbacks.onServerBlock) {
         const onServerBlock = callbacks.onServerBlock;
-        stream.on('contentBlock', (block) => (block.type === 'server_tool_use' || block.type === 'web_search_tool_result') && onServerBlock(block));
+        stream.on(
+          'contentBlock',
+          (block) => ((block.type === 'server_tool_use' && block.name === 'web_search') || block.type === 'web_search_tool_result') && onServerBlock(block),
+        );
       }
       return await stream.finalMessage();
     } catch (error) {
