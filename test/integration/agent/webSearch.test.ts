@@ -6,8 +6,8 @@ import { SUMMARY_SYSTEM_MARK } from '../../../main/agent/compaction/summaryReque
 import type { ModelSettings } from '../../../main/settings/modelSettings';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { applyAgentEvent } from '../../../common/chatReducer';
-import { cited, cut, reply, systemText, text, webSearch, type ScriptedModel, type ScriptedRequest } from '../../support/scriptedAnthropic';
-import { sendTask } from './scenario';
+import { cited, cut, reply, systemText, text, thinking, toolUse, webSearch, type ScriptedModel, type ScriptedRequest } from '../../support/scriptedAnthropic';
+import { recordingTool, sendTask } from './scenario';
 
 let harness: AgentHarness | undefined;
 let extra: KeelCore | undefined;
@@ -62,6 +62,25 @@ describe('the API’s web search, through the agent', () => {
     expect(chat.ok && chat.value.filter((item) => item.kind === 'web_search')).toEqual([
       { kind: 'web_search', id: (search as { id: string }).id, query: 'vitest projects config', results: [DOCS, BLOG] },
     ]);
+  });
+
+  it('a search inside a thinking tool loop: the continued turn goes back with its thinking and its search, as they came', async () => {
+    const THINKER: ScriptedModel = { ...SEARCHING, thinking: ['adaptive'] };
+    const look = recordingTool('look');
+    harness = await startAgentHarness(
+      [
+        reply(thinking('Search first, then look at the folder.'), ...webSearch('vitest projects config', [DOCS]), toolUse('look', {})),
+        reply(thinking('The docs and the folder agree.'), cited(ANSWER, DOCS)),
+      ],
+      { tools: [look], settings: settings(), server: { catalogue: [THINKER] } },
+    );
+    expect((await sendTask(harness, 'How do Vitest projects work here?')).outcome).toBe('done');
+    const [first, second] = harness.server.requests;
+    expect(first!.body.thinking).toEqual({ type: 'adaptive' });
+    expect(second!.rejected).toBeUndefined();
+    expect(assistantBlocks(second!)).toEqual(harness.server.replies[0]!.content);
+    expect(look.calls).toHaveLength(1);
+    expect(harness.server.errors).toEqual([]);
   });
 
   it('continues a paused turn without a message from the person', async () => {
