@@ -24,6 +24,8 @@ export const UsageSchema = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number(),
   cacheCreationTokens: z.number(),
+  /** The API's own web searches, billed per search; absent until there is one. */
+  webSearches: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -2,6 +2,7 @@ import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeelCore } from '../../../main/api/core';
 import { dispatchRequest } from '../../../main/api/dispatch';
+import { estimateCost } from '../../../renderer/status/pricing';
 import { SUMMARY_SYSTEM_MARK } from '../../../main/agent/compaction/summaryRequest';
 import type { ModelSettings } from '../../../main/settings/modelSettings';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
@@ -50,6 +51,10 @@ describe('the API’s web search, through the agent', () => {
     expect(search).toMatchObject({ query: 'vitest projects config' });
     expect(harness.events.find((e) => e.type === 'web_search_results')).toMatchObject({ id: (search as { id: string }).id, results: [DOCS, BLOG] });
     expect(harness.events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('')).toBe(ANSWER);
+    expect(harness.events.find((e) => e.type === 'usage')).toMatchObject({ round: { webSearches: 1 }, session: { webSearches: 1 } });
+    expect(estimateCost('claude-sonnet-5-5', { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, webSearches: 3 })).toBeCloseTo(
+      0.03,
+    );
 
     expect((await sendTask(harness, 'And the config file?')).outcome).toBe('done');
     const second = harness.server.requests[1]!;
@@ -131,6 +136,9 @@ describe('the API’s web search, through the agent', () => {
     const resumed = harness.server.requests.at(-1)!;
     expect(resumed.rejected).toBeUndefined();
     expect(assistantBlocks(resumed, 1)).toEqual(searchedTurn);
+    // The search is counted with the session's usage (billed per search), and kept across the resume.
+    expect(session.usage.webSearches).toBe(1);
+    expect(extra.currentSession!.usage.webSearches).toBe(1);
 
     // Compact now: the older part is summarised, the recent rounds with the search are sent as they came.
     const compacted = await extra.currentAgent!.compactNow();
