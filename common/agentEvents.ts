@@ -3,6 +3,7 @@ import { ApprovalRequestSchema } from './approvals';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
 import { CompactionInfoSchema, ContextUsageSchema } from './contextWindow';
 import { TASK_ERROR_CODES } from './errorCodes';
+import { WebSearchHitSchema } from './webSearch';
 
 /** A picture the chat shows, by its blob name (kept here apart from chat.ts, which imports this file). */
 const EventImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -23,6 +24,8 @@ export const UsageSchema = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number(),
   cacheCreationTokens: z.number(),
+  /** The API's own web searches, billed per search; absent until there is one. */
+  webSearches: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -33,9 +36,12 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), delta: z.string() }),
   /** The model's thinking as it streams, its own row in the chat; `redacted`: reasoning the model hid. */
   z.object({ type: z.literal('thinking'), delta: z.string(), redacted: z.boolean().optional() }),
-  /** A cut stream is being retried: the text streamed in this round so far is void. */
-  z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string() }),
+  /** A cut stream is being retried: the text streamed in this round so far is void, and so are the web searches it names. */
+  z.object({ type: z.literal('stream_retry'), attempt: z.number(), reason: z.string(), webSearches: z.array(z.string()).optional() }),
   z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
+  /** The API searched the web on its side (a server tool): the query, then its results or error code. */
+  z.object({ type: z.literal('web_search'), id: z.string(), query: z.string() }),
+  z.object({ type: z.literal('web_search_results'), id: z.string(), results: z.array(WebSearchHitSchema), errorCode: z.string().optional() }),
   /** `skipped`: characters of output before `chunk` that were not sent live (a flood); the result has head and tail. */
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string(), skipped: z.number().int().nonnegative().optional() }),
   z.object({

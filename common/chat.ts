@@ -3,6 +3,7 @@ import { TaskErrorCodeSchema, TaskOutcomeSchema } from './agentEvents';
 import { ApprovalRequestSchema } from './approvals';
 import { CompactionInfoSchema } from './contextWindow';
 import { PlanOverrideSchema, PlanStepSchema } from './plan/schemas';
+import { WebSearchHitSchema } from './webSearch';
 
 /** A picture in the chat: the name of its blob in the data folder (`chat.image` gives its bytes). */
 export const ChatImageSchema = z.object({ ref: z.string(), mediaType: z.string() });
@@ -43,6 +44,14 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
   /** The model's thinking before its answer; `redacted`: reasoning the model hid, shown as such. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), redacted: z.boolean().optional(), streaming: z.boolean().optional() }),
   ToolItemSchema,
+  /** A search the API ran on its side: the query, then the results' titles and addresses (none loaded). */
+  z.object({
+    kind: z.literal('web_search'),
+    id: z.string(),
+    query: z.string(),
+    results: z.array(WebSearchHitSchema).optional(),
+    errorCode: z.string().optional(),
+  }),
   z.object({
     kind: z.literal('notice'),
     id: z.string(),

@@ -31,7 +31,9 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       });
     case 'stream_retry':
       // The partial answer is void: the round starts again.
-      return aboveQueued(items, (body) => {
+      return aboveQueued(items, (voided) => {
+        const searches = new Set(event.webSearches ?? []);
+        const body = searches.size > 0 ? voided.filter((item) => !(item.kind === 'web_search' && searches.has(item.id))) : voided;
         let end = body.length;
         while (end > 0 && (body[end - 1]!.kind === 'assistant' || body[end - 1]!.kind === 'thinking') && (body[end - 1] as { streaming?: boolean }).streaming)
           end--;
@@ -39,6 +41,16 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
       });
     case 'tool_call':
       return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'tool', id: event.id, name: event.name, input: event.input }]);
+    case 'web_search':
+      return aboveQueued(items, (body) => [...endStreaming(body), { kind: 'web_search', id: event.id, query: event.query }]);
+    case 'web_search_results':
+      return aboveQueued(items, (body) => {
+        const at = body.findLastIndex((item) => item.kind === 'web_search' && item.id === event.id);
+        const found = body[at];
+        if (found?.kind !== 'web_search') return body;
+        const done: ChatItem = { ...found, results: event.results, ...(event.errorCode ? { errorCode: event.errorCode } : {}) };
+        return [...body.slice(0, at), done, ...body.slice(at + 1)];
+      });
     case 'tool_output':
       return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
     case 'tool_result':

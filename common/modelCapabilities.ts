@@ -11,6 +11,14 @@ export const ThinkingSettingSchema = z.enum(['auto', 'on', 'off']);
 export type ThinkingSetting = z.infer<typeof ThinkingSettingSchema>;
 
 /**
+ * The API's server-side web search. auto: offered where the endpoint's catalogue lists it for the
+ * model and the endpoint is Anthropic's own; on: also through another endpoint whose catalogue
+ * lists it (a gateway in front of Anthropic's API); off: never.
+ */
+export const WebSearchSettingSchema = z.enum(['auto', 'on', 'off']);
+export type WebSearchSetting = z.infer<typeof WebSearchSettingSchema>;
+
+/**
  * Where a value the agent runs with came from, as Settings shows it: the settings file, an
  * environment variable, the status bar's choice for this session, the endpoint's catalogue, what
  * the service taught (a refusal), Keel's built-in table of known models, or Keel's default.
@@ -25,6 +33,8 @@ export const ModelProfileViewSchema = z.object({
   maxTokens: z.object({ value: z.number().int(), source: ValueSourceSchema }),
   /** The form asked for; 'none' when thinking is off or the model has none. */
   thinking: z.object({ value: z.enum(['adaptive', 'enabled', 'none']), source: ValueSourceSchema }),
+  /** Whether the model is offered the API's web search, and what decided it. */
+  webSearch: z.object({ value: z.boolean(), source: ValueSourceSchema }),
   /** null: the model lists no effort levels, so none is sent. */
   effort: z.object({ value: EffortSchema.nullable(), levels: z.array(EffortSchema), source: ValueSourceSchema }),
   /** Active models the endpoint lists (for the model field), and whether this one is deprecated. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalModeSchema } from './approvals';
 import { CompactAtSchema, ContextWindowSchema } from './contextWindow';
+import { WebSearchSettingSchema } from './modelCapabilities';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export const LanguageSchema = z.enum(['system', 'en', 'zh-CN']);
@@ -24,6 +25,7 @@ export const SOURCED_SETTINGS = [
   'contextWindow',
   'compactAt',
   'networkAllow',
+  'webSearch',
 ] as const;
 export type SourcedSetting = (typeof SOURCED_SETTINGS)[number];
 
@@ -57,6 +59,8 @@ export const SettingsViewSchema = z.object({
   networkAllow: z.array(z.string()),
   /** More of them from KEEL_NETWORK_ALLOW (added to the file's, not instead). */
   networkAllowFromEnvironment: z.array(z.string()),
+  /** The API's own web search: auto, on or off (KEEL_WEB_SEARCH overrides the file). */
+  webSearch: WebSearchSettingSchema,
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
   environmentOverrides: z.array(z.string()),
   /** Where each value above comes from: Keel's default, the settings file, or an environment variable. */
@@ -84,6 +88,7 @@ export const SettingsUpdateSchema = z
     language: LanguageSchema,
     /** Replaces the file's `network.allow`: host names or addresses. */
     networkAllow: z.array(z.string().trim().min(1).max(300)).max(1000),
+    webSearch: WebSearchSettingSchema,
   })
   .partial()
   .strict();

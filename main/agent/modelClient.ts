@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageCreateParamsStreaming, ServerToolUseBlock, WebSearchToolResultBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelErrorCode } from '../../common/errorCodes';
 import type { ModelSettings } from '../settings/modelSettings';
 import { withDeprecationWarningsOnce } from './sdkWarnings';
@@ -22,10 +22,14 @@ export class ModelError extends Error {
   }
 }
 
+export type ServerBlock = ServerToolUseBlock | WebSearchToolResultBlock;
+
 export interface RoundCallbacks {
   onText(delta: string): void;
   /** The model's thinking as it streams; `redacted`: a block the model hid (no text). */
   onThinking?(delta: string, redacted?: boolean): void;
+  /** A block the API's own tools made (a web search and its results), once it has streamed whole. */
+  onServerBlock?(block: ServerBlock): void;
   /** A cut stream is being tried again: text streamed so far for this round is void. */
   onRetry(attempt: number, reason: string): void;
 }
@@ -66,6 +70,13 @@ export async function streamRound(
         const onThinking = callbacks.onThinking;
         stream.on('thinking', (delta) => onThinking(delta));
         stream.on('contentBlock', (block) => block.type === 'redacted_thinking' && onThinking('', true));
+      }
+      if (callbacks.onServerBlock) {
+        const onServerBlock = callbacks.onServerBlock;
+        stream.on(
+          'contentBlock',
+          (block) => ((block.type === 'server_tool_use' && block.name === 'web_search') || block.type === 'web_search_tool_result') && onServerBlock(block),
+        );
       }
       return await stream.finalMessage();
     } catch (error) {

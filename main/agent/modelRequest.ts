@@ -9,10 +9,12 @@ type RoundParams = Omit<MessageCreateParamsStreaming, 'stream' | 'thinking' | 'o
 /** A 400 that names thinking or effort: the endpoint does not take that parameter. */
 const NAMES_THINKING = /\bthinking\b/i;
 const NAMES_EFFORT = /\beffort\b|output_config/i;
+/** A 400 about the web search tool's definition (its versioned type), not about search blocks in the history. */
+const NAMES_WEB_SEARCH_TOOL = /web_search_\d{8}/;
 
 /**
- * One round with the model's thinking and effort: asked for in the form the profile says, and
- * when the endpoint refuses one of them (a 400 naming it), asked once more without it. The
+ * One round with the model's thinking, effort and web search: asked for in the form the profile
+ * says, and when the endpoint refuses one of them (a 400 naming it), asked once more without it. The
  * endpoint is remembered as refusing it, and `onFallback` tells the person.
  */
 export async function requestRound(
@@ -25,9 +27,11 @@ export async function requestRound(
 ): Promise<Message> {
   let thinking = profile.thinking;
   let effort = profile.effort;
+  let webSearch = profile.webSearch;
   for (;;) {
     const body: Omit<MessageCreateParamsStreaming, 'stream'> = {
       ...params,
+      ...(webSearch ? { tools: [...(params.tools ?? []), webSearch] } : {}),
       ...(thinking ? { thinking } : {}),
       ...(effort ? { output_config: { effort } } : {}),
     };
@@ -50,6 +54,12 @@ export async function requestRound(
         profile.effort = undefined;
         learn.catalogue?.learnEffortRefused(profile.settings);
         learn.onFallback(`The endpoint refused the effort setting (${shortDetail(error.message)}), so Keel asked again without it.`);
+        continue;
+      }
+      if (webSearch && NAMES_WEB_SEARCH_TOOL.test(error.message)) {
+        webSearch = undefined;
+        profile.webSearch = undefined;
+        learn.onFallback(`The endpoint refused web search (${shortDetail(error.message)}), so Keel asked again without it for this task.`);
         continue;
       }
       throw error;

@@ -7,7 +7,8 @@ import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ContextKeeper, RoomContext } from './compaction/contextKeeper';
 import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
 import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
-import { ModelError } from './modelClient';
+import { ModelError, type ServerBlock } from './modelClient';
+import { webSearchOutcome, webSearchQuery } from '../../common/webSearch';
 import { requestRound } from './modelRequest';
 import { tooLongMessage } from './modelTexts';
 import type { Notify } from './notice';
@@ -41,6 +42,8 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
     try {
       await context.beforeRequest(room);
       const sent = session.messages.length;
+      /** Web searches shown from the attempt now streaming: a retry voids them with its text. */
+      let searches: string[] = [];
       const response = await requestRound(
         request.client,
         request.profile,
@@ -54,7 +57,15 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
         {
           onText: (delta) => request.emit({ type: 'text', delta }),
           onThinking: (delta, redacted) => request.emit({ type: 'thinking', delta, ...(redacted ? { redacted } : {}) }),
-          onRetry: (attempt, reason) => request.emit({ type: 'stream_retry', attempt, reason }),
+          onServerBlock: (block) => {
+            const event = webSearchEvent(block);
+            if (event.type === 'web_search') searches.push(event.id);
+            request.emit(event);
+          },
+          onRetry: (attempt, reason) => {
+            request.emit({ type: 'stream_retry', attempt, reason, ...(searches.length > 0 ? { webSearches: searches } : {}) });
+            searches = [];
+          },
         },
         signal,
         { catalogue: request.models, onFallback: (message) => request.notice('model', message) },
@@ -78,4 +89,11 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
       throw error;
     }
   }
+}
+
+/** A web search block as the chat and `keel run` are told of it. */
+function webSearchEvent(block: ServerBlock): AgentEvent {
+  if (block.type === 'server_tool_use') return { type: 'web_search', id: block.id, query: webSearchQuery(block.input) };
+  const { results, errorCode } = webSearchOutcome(block.content);
+  return { type: 'web_search_results', id: block.tool_use_id, results, ...(errorCode ? { errorCode } : {}) };
 }

@@ -10,6 +10,7 @@ export function recordUsage(session: WorkspaceSession, response: Message, emit: 
     outputTokens: u.output_tokens ?? 0,
     cacheReadTokens: u.cache_read_input_tokens ?? 0,
     cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
+    ...(u.server_tool_use?.web_search_requests ? { webSearches: u.server_tool_use.web_search_requests } : {}),
   };
   session.recordUsage(round);
   emit({ type: 'usage', round, session: { ...session.usage } });

@@ -3,6 +3,7 @@ import type { PlanSnapshot } from '../../common/contract';
 import { planProgress, renderPlan } from '../../common/plan/render';
 import { describeCompaction } from '../../common/contextWindow';
 import { ControlStripper, stripControls } from './controlStripper';
+import { hostOf } from '../../common/webSearch';
 
 export interface Output {
   write(text: string): void;
@@ -50,6 +51,23 @@ export class RunPrinter {
         return;
       case 'tool_call':
         this.line(`● ${event.name} ${summariseInput(event.name, event.input)}`);
+        return;
+      case 'web_search':
+        this.line(`● web search ${JSON.stringify(event.query)}`);
+        return;
+      case 'web_search_results':
+        this.line(
+          event.errorCode
+            ? `  ✗ the search failed (${event.errorCode})`
+            : `  ⎿ ${event.results.length} result${event.results.length === 1 ? '' : 's'}${
+                event.results.length
+                  ? `: ${event.results
+                      .slice(0, 3)
+                      .map((r) => hostOf(r.url) || r.url)
+                      .join(', ')}${event.results.length > 3 ? ', …' : ''}`
+                  : ''
+              }`,
+        );
         return;
       case 'tool_result': {
         if (event.name === 'todo' && !event.isError) return; // the plan itself is printed instead

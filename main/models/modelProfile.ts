@@ -1,8 +1,9 @@
-import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ThinkingConfigParam, WebSearchTool20250305 } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_EFFORT, EFFORT_LEVELS, type Effort, type ModelProfileView, type ValueSource } from '../../common/modelCapabilities';
 import { DEFAULT_MAX_TOKENS, type EnvironmentSetValue, type ModelSettings } from '../settings/modelSettings';
 import type { ModelFacts } from './modelFacts';
 import { builtinFacts } from './builtinModels';
+import { webSearchFor } from './webSearchOffer';
 
 /** Claude Code's budget for models that take only a fixed one; it must stay under max_tokens. */
 const THINKING_BUDGET = 31_999;
@@ -13,6 +14,8 @@ export interface ModelProfile {
   settings: ModelSettings;
   thinking?: ThinkingConfigParam;
   effort?: Effort;
+  /** The API's server-side web search, offered beside Keel's own tools. */
+  webSearch?: WebSearchTool20250305;
   view: ModelProfileView;
 }
 
@@ -54,6 +57,7 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
       : baseWindow;
 
   const thinking = thinkingFor(inputs, maxTokens.value);
+  const webSearch = webSearchFor(settings, facts);
   const levels = inputs.effortRefused || facts?.source !== 'endpoint' ? [] : (facts.effort ?? []);
   const effort = levels.length > 0 ? pickEffort(inputs.sessionEffort ?? settings.effort ?? DEFAULT_EFFORT, levels) : undefined;
   const effortSource: ValueSource = inputs.effortRefused
@@ -70,11 +74,13 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
     settings: { ...settings, maxTokens: maxTokens.value, contextWindow: contextWindow.value },
     ...(thinking.param ? { thinking: thinking.param } : {}),
     ...(effort ? { effort } : {}),
+    ...(webSearch.tool ? { webSearch: webSearch.tool } : {}),
     view: {
       model: settings.model,
       contextWindow,
       maxTokens,
       thinking: { value: thinking.param?.type === 'adaptive' ? 'adaptive' : thinking.param?.type === 'enabled' ? 'enabled' : 'none', source: thinking.source },
+      webSearch: { value: webSearch.tool !== undefined, source: webSearch.source },
       effort: { value: effort ?? null, levels, source: effortSource },
       models: inputs.models ?? [],
       deprecated: facts?.deprecated ?? false,

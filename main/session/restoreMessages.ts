@@ -10,9 +10,19 @@ export interface UsageTotals {
   outputTokens: number;
   cacheReadTokens: number;
   cacheCreationTokens: number;
+  /** The API's own web searches (billed per search); absent until the session has one. */
+  webSearches?: number;
 }
 
 export const emptyUsage = (): UsageTotals => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 });
+
+const TOKEN_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCreationTokens'] as const;
+
+/** Adds one round to the totals (a count it lacks is 0). */
+export function addUsage(totals: UsageTotals, round: Partial<UsageTotals>): void {
+  for (const key of TOKEN_KEYS) totals[key] += round[key] ?? 0;
+  if (round.webSearches) totals.webSearches = (totals.webSearches ?? 0) + round.webSearches;
+}
 
 export interface RestoredConversation {
   messages: ChatMessage[];
@@ -67,7 +77,7 @@ export function restoreConversation(records: readonly StoredRecord[]): RestoredC
     } else if (record.type === 'plan_seen') {
       restored.agentSeenVersion = record.version;
     } else if (record.type === 'usage') {
-      for (const key of Object.keys(restored.usage) as (keyof UsageTotals)[]) restored.usage[key] += record.round[key] ?? 0;
+      addUsage(restored.usage, record.round);
     }
   }
   return restored;

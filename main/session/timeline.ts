@@ -3,6 +3,7 @@ import { todoCallStep, type TodoCallStep } from '../../common/plan/callStep';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from '../../common/plan/schemas';
 import { TODO_TOOL_NAME } from '../../common/plan/todoToolDefinition';
 import type { PlanVersion } from '../../common/plan/types';
+import { webSearchOutcome, webSearchQuery } from '../../common/webSearch';
 import { recordItems } from './planRecords';
 import { mcpShownText } from '../mcp/mcpResult';
 import { isMcpToolName } from '../mcp/toolNames';
@@ -19,6 +20,8 @@ import { parseTranscriptRecord } from './transcriptRecords';
 export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, number>();
+  /** Web searches by their server_tool_use id: the row their results fill in. */
+  const searches = new Map<string, number>();
   let waiting: ({ id: string; text: string } & ReturnType<typeof messageExtras>)[] = [];
   let counter = 0;
   // The plan's versions as recorded, for what each accepted todo call replaced (as the live card has it).
@@ -88,6 +91,16 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
           items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: block.thinking });
         } else if (role === 'assistant' && block.type === 'redacted_thinking') {
           items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: '', redacted: true });
+        } else if (role === 'assistant' && block.type === 'server_tool_use' && block.name === 'web_search') {
+          searches.set(block.id, items.length);
+          items.push({ kind: 'web_search', id: block.id, query: webSearchQuery(block.input) });
+        } else if (role === 'assistant' && block.type === 'web_search_tool_result') {
+          const at = searches.get(block.tool_use_id);
+          const search = at === undefined ? undefined : items[at];
+          if (search?.kind === 'web_search') {
+            const { results, errorCode } = webSearchOutcome(block.content);
+            items[at!] = { ...search, results, ...(errorCode ? { errorCode } : {}) };
+          }
         } else if (role === 'assistant' && block.type === 'tool_use') {
           tools.set(block.id, items.length);
           if (block.name === TODO_TOOL_NAME) todoCalls.push(block.id);

@@ -57,7 +57,13 @@ export const MessageRecordSchema = z.object({ type: z.literal('message'), messag
 const usageCount = z.number().optional();
 export const UsageRecordSchema = z.object({
   type: z.literal('usage'),
-  round: z.object({ inputTokens: usageCount, outputTokens: usageCount, cacheReadTokens: usageCount, cacheCreationTokens: usageCount }),
+  round: z.object({
+    inputTokens: usageCount,
+    outputTokens: usageCount,
+    cacheReadTokens: usageCount,
+    cacheCreationTokens: usageCount,
+    webSearches: usageCount,
+  }),
   at,
 });
 

@@ -7,7 +7,7 @@ import type { CompactionRecord } from '../agent/compaction/compactionRecord';
 import type { ApprovalMode } from '../../common/approvals';
 import type { Effort } from '../../common/modelCapabilities';
 import { PlanStore } from '../plan/store';
-import { emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
+import { addUsage, emptyUsage, restoreConversation, type UsageTotals } from './restoreMessages';
 import { planRecord } from './planRecords';
 import { restorePlanHistory } from './restorePlan';
 import { describeOwner, lockSession, type SessionLock } from './sessionLock';
@@ -103,7 +103,7 @@ export class WorkspaceSession {
   }
 
   recordUsage(round: UsageTotals): void {
-    for (const key of Object.keys(this.usage) as (keyof UsageTotals)[]) this.usage[key] += round[key];
+    addUsage(this.usage, round);
     this.transcript.append({ type: 'usage', round, at: new Date().toISOString() });
   }
 

@@ -6,7 +6,14 @@ import { DEFAULT_GATE_BOUND, DEFAULT_REMINDER_ROUNDS } from '../../common/plan/t
 import { LanguageSchema, ThemeSchema } from '../../common/settings';
 import { SandboxSettingSchema } from '../../common/sandbox';
 import { CompactAtSchema, ContextWindowSchema, DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
-import { EffortSchema, ThinkingSettingSchema, type Effort, type ThinkingSetting } from '../../common/modelCapabilities';
+import {
+  EffortSchema,
+  ThinkingSettingSchema,
+  WebSearchSettingSchema,
+  type Effort,
+  type ThinkingSetting,
+  type WebSearchSetting,
+} from '../../common/modelCapabilities';
 
 // The SDK's own list retired claude-sonnet-4-5 on 30 November 2026; its newest Sonnet is the default.
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -29,6 +36,8 @@ export const SettingsFileSchema = z
     thinking: ThinkingSettingSchema.optional(),
     /** The effort asked for where the model lists levels (KEEL_EFFORT wins). */
     effort: EffortSchema.optional(),
+    /** The API's server-side web search: auto, on or off (KEEL_WEB_SEARCH wins). */
+    webSearch: WebSearchSettingSchema.optional(),
     theme: ThemeSchema.optional(),
     language: LanguageSchema.optional(),
     /** MCP servers by name; each is checked on its own (main/mcp/mcpConfig.ts), so one bad entry breaks nothing else. */
@@ -64,11 +73,12 @@ export interface ModelSettings {
   thinking?: ThinkingSetting;
   /** The effort the person set; the session's choice in the status bar wins over it. */
   effort?: Effort;
-  /** The values above that an environment variable set (KEEL_CONTEXT_WINDOW, KEEL_THINKING, KEEL_EFFORT), for Settings to say so. */
+  webSearch?: WebSearchSetting;
+  /** The values above that an environment variable set (KEEL_CONTEXT_WINDOW, KEEL_THINKING, KEEL_EFFORT, KEEL_WEB_SEARCH), for Settings to say so. */
   fromEnvironment?: readonly EnvironmentSetValue[];
 }
 
-export type EnvironmentSetValue = 'contextWindow' | 'thinking' | 'effort';
+export type EnvironmentSetValue = 'contextWindow' | 'thinking' | 'effort' | 'webSearch';
 
 export class SettingsError extends Error {}
 
@@ -111,6 +121,7 @@ export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv 
   const envWindow = contextWindowFromEnv(env);
   const thinking = ThinkingSettingSchema.safeParse(env.KEEL_THINKING?.trim().toLowerCase());
   const effort = EffortSchema.safeParse(env.KEEL_EFFORT?.trim().toLowerCase());
+  const webSearch = WebSearchSettingSchema.safeParse(env.KEEL_WEB_SEARCH?.trim().toLowerCase());
   return {
     apiKey: pick(env.ANTHROPIC_API_KEY, file.apiKey),
     baseURL: pick(env.ANTHROPIC_BASE_URL, file.baseURL),
@@ -124,10 +135,12 @@ export function resolveModelSettings(file: SettingsFile, env: NodeJS.ProcessEnv 
     contextWindowSet: envWindow !== undefined || file.contextWindow !== undefined,
     thinking: thinking.success ? thinking.data : (file.thinking ?? 'auto'),
     ...(effort.success ? { effort: effort.data } : file.effort ? { effort: file.effort } : {}),
+    webSearch: webSearch.success ? webSearch.data : (file.webSearch ?? 'auto'),
     fromEnvironment: [
       ...(envWindow !== undefined ? ['contextWindow' as const] : []),
       ...(thinking.success ? ['thinking' as const] : []),
       ...(effort.success ? ['effort' as const] : []),
+      ...(webSearch.success ? ['webSearch' as const] : []),
     ],
   };
 }

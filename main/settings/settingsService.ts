@@ -96,6 +96,8 @@ export class SettingsService {
     // A KEEL_CONTEXT_WINDOW that is not a number is ignored by the agent, so it overrides nothing here either.
     const envWindow = contextWindowFromEnv(this.env);
     if (envWindow !== undefined) overrides.push('contextWindow');
+    // Likewise a KEEL_WEB_SEARCH that is not auto, on or off.
+    if (model.fromEnvironment?.includes('webSearch')) overrides.push('webSearch');
     return {
       apiKey: {
         set: model.apiKey !== undefined,
@@ -117,6 +119,7 @@ export class SettingsService {
       language: file.language ?? 'system',
       networkAllow: file.network?.allow ?? [],
       networkAllowFromEnvironment: networkAllowFromEnv(this.env),
+      webSearch: model.webSearch ?? 'auto',
       environmentOverrides: [...new Set(overrides)],
       sources: settingSources(file, overrides, networkAllowFromEnv(this.env).length > 0),
     };
@@ -213,6 +216,7 @@ function settingSources(file: SettingsFile, overrides: readonly string[], hostsF
     contextWindow: file.contextWindow !== undefined,
     compactAt: file.compactAt !== undefined,
     networkAllow: (file.network?.allow?.length ?? 0) > 0,
+    webSearch: file.webSearch !== undefined,
   };
   return Object.fromEntries(
     SOURCED_SETTINGS.map((name) => {

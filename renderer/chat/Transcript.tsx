@@ -11,6 +11,7 @@ import { ArrowDownIcon } from '../ui/icons';
 import { ActivityRow } from './messages/ActivityRow';
 import { AssistantMessage } from './messages/AssistantMessage';
 import { ThinkingRow } from './messages/ThinkingRow';
+import { WebSearchRow } from './messages/WebSearchRow';
 import { NoticeRow } from './messages/NoticeRow';
 import { CompactionRow } from './messages/CompactionRow';
 import { OutcomeRow } from './messages/OutcomeRow';
@@ -42,6 +43,7 @@ function estimate(item: ChatItem | undefined): number {
     case 'notice':
     case 'compaction':
     case 'thinking':
+    case 'web_search':
       return 40;
     case 'outcome':
       return item.outcome === 'done' || item.outcome === 'cancelled' ? 36 : 140;
@@ -226,6 +228,8 @@ function Row({
       return <NoticeRow item={item} planItems={plan?.items} />;
     case 'thinking':
       return <ThinkingRow item={item} />;
+    case 'web_search':
+      return <WebSearchRow item={item} />;
     case 'compaction':
       return <CompactionRow item={item} />;
     case 'outcome': {

@@ -4,7 +4,7 @@ import { EFFORT_LABELS } from '../status/EffortControl';
 import { SourceTag } from './SourceTag';
 
 /**
- * What the agent runs with for the saved model: window, max tokens, thinking and effort, each
+ * What the agent runs with for the saved model: window, max tokens, thinking, web search and effort, each
  * with where it comes from (the endpoint's catalogue, a setting, the environment, a default).
  */
 export function ModelProfileSummary({ profile }: { profile: ModelProfileView }) {
@@ -25,6 +25,12 @@ export function ModelProfileSummary({ profile }: { profile: ModelProfileView }) 
       source: profile.maxTokens.source,
     },
     { key: 'thinking', label: t('profile.thinking'), value: t(`profile.thinking.${profile.thinking.value}`), source: profile.thinking.source },
+    {
+      key: 'webSearch',
+      label: t('profile.webSearch'),
+      value: t(profile.webSearch.value ? 'profile.webSearch.on' : 'profile.webSearch.off'),
+      source: profile.webSearch.source,
+    },
     {
       key: 'effort',
       label: t('profile.effort'),

@@ -16,9 +16,10 @@ import { ContextFields, contextHintParams } from './ContextFields';
 import { percentOf, shareOf, tokensOf } from './contextDraft';
 import { Field } from './Field';
 import { ModelProfileSummary } from './ModelProfileSummary';
+import { WebSearchField } from './WebSearchField';
 import { hostsOf, NetworkAllowField } from './NetworkAllowField';
 import { SourceTag } from './SourceTag';
-import type { ModelProfileView } from '../../common/modelCapabilities';
+import type { ModelProfileView, WebSearchSetting } from '../../common/modelCapabilities';
 import { issuesByField, splitFieldErrors } from './fieldErrors';
 
 interface Draft {
@@ -36,6 +37,7 @@ interface Draft {
   compactAt: string;
   /** The settings file's network.allow, one host a line. */
   networkAllow: string;
+  webSearch: WebSearchSetting;
 }
 
 /** Suggested when the endpoint lists no models. */
@@ -92,6 +94,7 @@ function draftOf(view: SettingsView): Draft {
     contextWindow: view.contextWindow === null ? '' : String(view.contextWindow),
     compactAt: view.compactAt === null ? '' : percentOf(view.compactAt),
     networkAllow: view.networkAllow.join('\n'),
+    webSearch: view.webSearch,
   };
 }
 
@@ -130,6 +133,7 @@ function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   if (!overridden.has('model') && draft.model.trim() !== view.model) patch.model = draft.model.trim();
   if (draft.maxTokens.trim() !== String(view.maxTokens)) patch.maxTokens = numberOf(draft.maxTokens);
   if (draft.approvalMode !== view.approvalMode) patch.approvalMode = draft.approvalMode;
+  if (!overridden.has('webSearch') && draft.webSearch !== view.webSearch) patch.webSearch = draft.webSearch;
   if (draft.reminderRounds.trim() !== String(view.reminderRounds)) patch.reminderRounds = numberOf(draft.reminderRounds);
   if (draft.gateBound.trim() !== String(view.gateBound)) patch.gateBound = numberOf(draft.gateBound);
   const contextWindow = tokensOf(draft.contextWindow);
@@ -372,6 +376,8 @@ export function SettingsDialog({ settings, hasSession, profile, onClose, fallbac
               </Field>
 
               {profile ? <ModelProfileSummary profile={profile} /> : null}
+
+              <WebSearchField id={id} view={view} value={draft.webSearch} onChange={(value) => change('webSearch', value)} />
 
               <div className="test-connection">
                 <button type="button" className="button" onClick={() => void testConnection()} disabled={busy !== null}>

@@ -37,6 +37,9 @@ export function pricesFor(model: string): Prices | null {
   return PRICE_TABLE.find((row) => row.match.test(name))?.prices ?? null;
 }
 
+/** The API's web search: US dollars per search ($10 per 1,000), on top of the tokens. */
+export const WEB_SEARCH_PRICE = 10 / 1_000;
+
 /** The estimated cost in US dollars, or null when the model's prices are unknown. */
 export function estimateCost(model: string, usage: Usage): number | null {
   const prices = pricesFor(model);
@@ -46,6 +49,7 @@ export function estimateCost(model: string, usage: Usage): number | null {
       usage.outputTokens * prices.output +
       usage.cacheCreationTokens * prices.cacheWrite +
       usage.cacheReadTokens * prices.cacheRead) /
-    1_000_000
+      1_000_000 +
+    (usage.webSearches ?? 0) * WEB_SEARCH_PRICE
   );
 }

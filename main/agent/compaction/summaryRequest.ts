@@ -1,6 +1,7 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage } from '../messageTypes';
 import { resultText } from './placeholder';
+import { webSearchOutcome } from '../../../common/webSearch';
 
 /** The side request's system prompt starts with this, so tests (and logs) can tell it apart. */
 export const SUMMARY_SYSTEM_MARK = "You write the hand-over summary of a coding agent's conversation";
@@ -41,6 +42,12 @@ export function renderConversation(messages: readonly ChatMessage[]): string {
           return `→ ${block.name} ${clipMiddle(JSON.stringify(block.input), BLOCK_CHARS)}`;
         case 'tool_result':
           return `← ${block.is_error ? 'error' : 'result'}: ${clipMiddle(resultText(block), BLOCK_CHARS)}`;
+        case 'server_tool_use':
+          return `→ ${block.name} ${clipMiddle(JSON.stringify(block.input), BLOCK_CHARS)}`;
+        case 'web_search_tool_result': {
+          const { results, errorCode } = webSearchOutcome(block.content);
+          return `← ${errorCode ? `error: ${errorCode}` : `results: ${clipMiddle(results.map((r) => `${r.title} <${r.url}>`).join('; '), BLOCK_CHARS)}`}`;
+        }
         default:
           return `[${block.type}]`;
       }

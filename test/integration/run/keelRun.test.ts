@@ -4,7 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hang, reply, startScriptedAnthropic, text, textOf, thinking, toolUse, type ScriptedAnthropic, type Step } from '../../support/scriptedAnthropic';
+import {
+  cited,
+  hang,
+  reply,
+  startScriptedAnthropic,
+  text,
+  textOf,
+  thinking,
+  toolUse,
+  webSearch,
+  type ScriptedAnthropic,
+  type ScriptedAnthropicOptions,
+  type Step,
+} from '../../support/scriptedAnthropic';
 
 // `keel run` as a person or a script runs it: `node bin/keel.js run …` in a child process, on the
 // built out/ folder, against the scripted Anthropic server.
@@ -65,7 +78,7 @@ async function until(probe: () => boolean, what: string, child: Child, timeoutMs
   }
 }
 
-async function server(script: Step[], options: Omit<Parameters<typeof startScriptedAnthropic>[0], 'script' | 'apiKey'> = {}): Promise<ScriptedAnthropic> {
+async function server(script: Step[], options: Omit<ScriptedAnthropicOptions, 'script' | 'apiKey'> = {}): Promise<ScriptedAnthropic> {
   const s = await startScriptedAnthropic({ ...options, script, apiKey: KEY });
   servers.push(s);
   return s;
@@ -217,6 +230,35 @@ describe('keel run', { timeout: 120_000 }, () => {
         .map((l) => l.delta as string)
         .join(''),
     ).toBe('Hello there.');
+  });
+
+  it('prints the web search the API ran, its results’ sites, and with --json its events', async () => {
+    const searched = () =>
+      reply(
+        ...webSearch('vitest projects', [
+          { url: 'https://vitest.dev/guide/projects', title: 'Test Projects' },
+          { url: 'https://blog.example.org/vitest', title: 'A post' },
+        ]),
+        cited('Each project has its own config.', { url: 'https://vitest.dev/guide/projects', title: 'Test Projects' }),
+      );
+    const s = await server([searched(), searched()], {
+      catalogue: [{ id: 'claude-sonnet-5-5', max_tokens: 64_000, serverTools: ['web_search'] }],
+    });
+    // The scripted server is not Anthropic's host: `on` offers the search where the catalogue lists it.
+    const env = { KEEL_MODEL: 'claude-sonnet-5-5', KEEL_WEB_SEARCH: 'on' };
+    const plain = keel(['--workspace', workspace, 'how do vitest projects work?'], s, KEY, env);
+    expect((await exitOf(plain)).code, plain.stderr()).toBe(0);
+    expect(plain.stdout()).toContain('● web search "vitest projects"\n  ⎿ 2 results: vitest.dev, blog.example.org\n');
+    expect(plain.stdout()).toContain('Each project has its own config.');
+
+    const json = keel(['--workspace', workspace, '--json', 'again'], s, KEY, env);
+    expect((await exitOf(json)).code, json.stderr()).toBe(0);
+    const lines = jsonLines(json.stdout());
+    expect(lines.find((l) => l.type === 'web_search')).toMatchObject({ query: 'vitest projects' });
+    expect(lines.find((l) => l.type === 'web_search_results')).toMatchObject({
+      results: [{ url: 'https://vitest.dev/guide/projects', title: 'Test Projects' }, {}],
+    });
+    expect(s.errors).toEqual([]);
   });
 
   it('exits 3 when the task stops with an unfinished plan, naming the open items', async () => {

@@ -143,7 +143,7 @@ describe('settings.update', () => {
   });
 
   it('says where each value comes from: the environment, the settings file, or the default', async () => {
-    const core = await webCore({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', KEEL_NETWORK_ALLOW: 'env.example.com' });
+    const core = await webCore({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', KEEL_NETWORK_ALLOW: 'env.example.com', KEEL_WEB_SEARCH: 'off' });
     value(await core.handlers['settings.update']({ maxTokens: 9000, approvalMode: 'ask' }));
     const view = await getSettings(core);
     expect(view.sources).toEqual({
@@ -156,7 +156,10 @@ describe('settings.update', () => {
       contextWindow: 'default',
       compactAt: 'default',
       networkAllow: 'environment',
+      webSearch: 'environment',
     });
+    expect(view.webSearch).toBe('off');
+    expect(view.environmentOverrides).toContain('webSearch');
     value(await core.handlers['settings.update']({ networkAllow: ['docs.example.com'] }));
     expect((await getSettings(core)).sources.networkAllow).toBe('settings_file');
   });

@@ -15,10 +15,15 @@
  * Several agents at once (a main agent and its helpers): `agents: [{ name, firstMessage, script, delayMs }]`
  * routes each request by its conversation's first user message to that agent's own script; requests are
  * served concurrently and `server.agent(name).requests` is that agent's log.
+ *
+ * Web search, as the API runs it on its side: `reply(...webSearch('query', [{ url, title }]), cited('answer', { url, title }))`
+ * streams a server_tool_use, its web_search_tool_result and a text block with citations, and
+ * reports usage.server_tool_use; a later request must carry those blocks exactly as they came.
  */
 export { startScriptedAnthropic } from './server';
 export { firstUserText } from './agents';
 export {
+  cited,
   cut,
   errorStatus,
   hang,
@@ -37,10 +42,12 @@ export {
   toolResultText,
   toolResults,
   toolUse,
+  webSearch,
 } from './steps';
 export { validateMessagesRequest } from './validate';
 export type {
   ApiErrorType,
+  CitationSpec,
   CutFault,
   Fault,
   HangFault,
@@ -56,6 +63,7 @@ export type {
   ScriptedEffort,
   ScriptedModel,
   ScriptedThinkingType,
+  ServerToolUseBlockSpec,
   ScriptedRequest,
   StaticStep,
   StatusFault,
@@ -68,4 +76,7 @@ export type {
   Timing,
   ToolUseBlockSpec,
   UsageSpec,
+  WebSearchErrorCode,
+  WebSearchResultSpec,
+  WebSearchToolResultBlockSpec,
 } from './types';

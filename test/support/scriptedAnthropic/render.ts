@@ -1,4 +1,4 @@
-import type { ApiErrorType, ReplyBlock, ReplyShape, StopReason } from './types';
+import type { ApiErrorType, ReplyBlock, ReplyShape, ServerToolUseBlockSpec, StopReason, WebSearchToolResultBlockSpec } from './types';
 
 /** Deterministic, plausible-looking ids (`toolu_01…`, `msg_01…`, `req_01…`), one sequence per server. */
 export class IdSource {
@@ -19,7 +19,7 @@ export class IdSource {
     return IdSource.alphabet[this.state % IdSource.alphabet.length] as string;
   }
 
-  next(prefix: 'toolu' | 'msg' | 'req'): string {
+  next(prefix: 'toolu' | 'srvtoolu' | 'msg' | 'req'): string {
     let s = `${prefix}_01`;
     for (let i = 0; i < 22; i++) s += this.nextChar();
     return s;
@@ -34,7 +34,14 @@ export interface ResolvedToolUse {
   partial_json?: string;
 }
 
-export type ResolvedBlock = Exclude<ReplyBlock, { type: 'tool_use' }> | ResolvedToolUse;
+export type ResolvedServerToolUse = ServerToolUseBlockSpec & { id: string };
+export type ResolvedSearchResult = WebSearchToolResultBlockSpec & { tool_use_id: string };
+
+export type ResolvedBlock =
+  | Exclude<ReplyBlock, { type: 'tool_use' } | { type: 'server_tool_use' } | { type: 'web_search_tool_result' }>
+  | ResolvedToolUse
+  | ResolvedServerToolUse
+  | ResolvedSearchResult;
 
 export interface Usage {
   input_tokens: number;
@@ -43,6 +50,8 @@ export interface Usage {
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   output_tokens: number;
   service_tier: 'standard';
+  /** Present when the reply searched the web. */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
 }
 
 /** Everything needed to render one reply, as JSON or as SSE. */
@@ -64,7 +73,14 @@ export function requestTokens(requestBody: unknown): number {
 }
 
 export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, ids: IdSource): ResolvedReply {
-  const content: ResolvedBlock[] = (shape.content ?? []).map((b) => (b.type === 'tool_use' ? { ...b, id: b.id ?? ids.next('toolu') } : b));
+  let lastSearch: string | undefined;
+  const content: ResolvedBlock[] = (shape.content ?? []).map((b): ResolvedBlock => {
+    if (b.type === 'tool_use') return { ...b, id: b.id ?? ids.next('toolu') };
+    if (b.type === 'server_tool_use') return { ...b, id: (lastSearch = b.id ?? ids.next('srvtoolu')) };
+    if (b.type === 'web_search_tool_result') return { ...b, tool_use_id: b.tool_use_id ?? lastSearch ?? ids.next('srvtoolu') };
+    return b;
+  });
+  const searches = content.filter((b) => b.type === 'server_tool_use' && b.name === 'web_search').length;
   const body = (typeof requestBody === 'object' && requestBody !== null ? requestBody : {}) as Record<string, unknown>;
   const model = shape.model ?? (typeof body.model === 'string' ? body.model : 'claude-scripted');
   const stop_reason = shape.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
@@ -84,6 +100,7 @@ export function resolveReply(shape: Partial<ReplyShape>, requestBody: unknown, i
       cache_creation: { ephemeral_5m_input_tokens: cacheCreation, ephemeral_1h_input_tokens: 0 },
       output_tokens: u.output_tokens ?? tokens(outputChars),
       service_tier: 'standard',
+      ...(searches > 0 ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: 0 } } : {}),
     },
   };
 }
@@ -98,6 +115,10 @@ function blockChars(b: ResolvedBlock): number {
       return b.thinking.length;
     case 'redacted_thinking':
       return b.data.length / 4;
+    case 'server_tool_use':
+      return JSON.stringify(b.input).length;
+    case 'web_search_tool_result':
+      return 0; // the API does not bill search results as output
   }
 }
 
@@ -105,17 +126,37 @@ function stopDetails(stop_reason: StopReason): { type: 'refusal'; category: null
   return stop_reason === 'refusal' ? { type: 'refusal', category: null, explanation: null } : null;
 }
 
-function finalBlock(b: ResolvedBlock): Record<string, unknown> {
+/** A block as the API returns it (and as a client must send it back). */
+export function finalBlock(b: ResolvedBlock): Record<string, unknown> {
   switch (b.type) {
     case 'text':
-      return { type: 'text', text: b.text };
+      return b.citations ? { type: 'text', text: b.text, citations: b.citations.map(finalCitation) } : { type: 'text', text: b.text };
     case 'tool_use':
       return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
     case 'thinking':
       return { type: 'thinking', thinking: b.thinking, signature: b.signature ?? defaultSignature(b.thinking) };
     case 'redacted_thinking':
       return { type: 'redacted_thinking', data: b.data };
+    case 'server_tool_use':
+      return { type: 'server_tool_use', id: b.id, name: b.name, input: b.input, caller: { type: 'direct' } };
+    case 'web_search_tool_result':
+      return { type: 'web_search_tool_result', tool_use_id: b.tool_use_id, content: searchContent(b), caller: { type: 'direct' } };
   }
+}
+
+function searchContent(b: ResolvedSearchResult): unknown {
+  if (!Array.isArray(b.content)) return { type: b.content.type, error_code: b.content.error_code };
+  return b.content.map((r) => ({
+    type: 'web_search_result',
+    url: r.url,
+    title: r.title,
+    encrypted_content: r.encrypted_content ?? '',
+    page_age: r.page_age ?? null,
+  }));
+}
+
+function finalCitation(c: NonNullable<Extract<ResolvedBlock, { type: 'text' }>['citations']>[number]): Record<string, unknown> {
+  return { type: 'web_search_result_location', cited_text: c.cited_text, url: c.url, title: c.title, encrypted_index: c.encrypted_index ?? '' };
 }
 
 function defaultSignature(thinkingText: string): string {
@@ -197,7 +238,16 @@ export function sseEvents(r: ResolvedReply, textChunkChars: number): SseEvent[] 
     switch (b.type) {
       case 'text':
         start({ type: 'text', text: '' });
+        for (const citation of b.citations ?? []) delta({ type: 'citations_delta', citation: finalCitation(citation) });
         for (const piece of chunkText(b.text, textChunkChars)) delta({ type: 'text_delta', text: piece });
+        break;
+      case 'server_tool_use':
+        start({ type: 'server_tool_use', id: b.id, name: b.name, input: {}, caller: { type: 'direct' } });
+        for (const piece of jsonPieces(JSON.stringify(b.input))) delta({ type: 'input_json_delta', partial_json: piece });
+        break;
+      case 'web_search_tool_result':
+        // The results arrive whole, in the block's start, as the API sends them.
+        start(finalBlock(b));
         break;
       case 'tool_use':
         start({ type: 'tool_use', id: b.id, name: b.name, input: {} });
@@ -226,6 +276,7 @@ export function sseEvents(r: ResolvedReply, textChunkChars: number): SseEvent[] 
         cache_creation_input_tokens: r.usage.cache_creation_input_tokens,
         cache_read_input_tokens: r.usage.cache_read_input_tokens,
         output_tokens: r.usage.output_tokens,
+        ...(r.usage.server_tool_use ? { server_tool_use: r.usage.server_tool_use } : {}),
       },
     },
   });

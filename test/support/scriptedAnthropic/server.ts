@@ -20,6 +20,7 @@ import type {
 } from './types';
 import { validateMessagesRequest } from './validate';
 import { ThinkingLedger } from './thinkingLedger';
+import { ServerToolLedger } from './serverToolLedger';
 import { checkAgainstModel, modelInfo } from './catalogue';
 import { makeAgents, routeAgent } from './agents';
 
@@ -30,6 +31,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
   const queue: Step[] = [...(options.script ?? [])];
   const agents = makeAgents(options.agents);
   const requests: ScriptedRequest[] = [];
+  const replies: Record<string, unknown>[] = [];
   const errors: Error[] = [];
   const ids = new IdSource();
   const validate = options.validate ?? true;
@@ -38,6 +40,12 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     : (options.models ?? DEFAULT_MODELS).map((id) => ({ id, capabilities: null }));
   const models = catalogue.map((m) => m.id);
   const ledger = new ThinkingLedger();
+  const serverTools = new ServerToolLedger();
+  /** Records what a reply carries that the client must send back as it is. */
+  const issue = (reply: ReturnType<typeof resolveReply>, body: unknown): void => {
+    serverTools.issue(reply, body);
+    ledger.issue(reply);
+  };
   let modelRequests = 0;
   const textChunkChars = Math.max(1, options.textChunkChars ?? 12);
   let consumed = 0;
@@ -145,7 +153,8 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
 
   const runReply = async (step: ReplyStep, req: ScriptedRequest, res: ServerResponse, requestId: string): Promise<void> => {
     const reply = resolveReply(step, req.body, ids);
-    ledger.issue(reply);
+    issue(reply, req.body);
+    replies.push(messageJson(reply));
     if (step.delayMs) await wait(step.delayMs, res);
     if (gone(res)) return;
     if (!req.stream) {
@@ -166,7 +175,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
 
   const runCut = async (step: CutFault, req: ScriptedRequest, res: ServerResponse, requestId: string): Promise<void> => {
     const reply = resolveReply({ content: [{ type: 'text', text: 'This reply is cut short before it ends.' }], ...step }, req.body, ids);
-    ledger.issue(reply);
+    issue(reply, req.body);
     if (step.delayMs) await wait(step.delayMs, res);
     if (gone(res)) return;
     if (!req.stream) {
@@ -194,7 +203,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     if (step.delayMs) await wait(step.delayMs, res);
     if (req.stream && step.after !== undefined && !gone(res)) {
       const reply = resolveReply({ content: [{ type: 'text', text: 'This reply stalls and never ends.' }], ...step }, req.body, ids);
-      ledger.issue(reply);
+      issue(reply, req.body);
       res.writeHead(200, sseHeaders(requestId, step.headers));
       res.flushHeaders();
       await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after);
@@ -210,7 +219,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       return;
     }
     const reply = resolveReply({ content: [{ type: 'text', text: 'This reply breaks off with an error.' }], ...step }, req.body, ids);
-    ledger.issue(reply);
+    issue(reply, req.body);
     res.writeHead(200, sseHeaders(requestId, step.headers));
     res.flushHeaders();
     if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after))) return;
@@ -287,7 +296,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       const body = parsed as Record<string, unknown>;
       if (options.refuseThinking && body.thinking !== undefined) return reject(400, 'invalid_request_error', 'thinking: Extra inputs are not permitted');
       const listed = Array.isArray(options.catalogue) ? catalogue.find((m) => m.id === body.model) : undefined;
-      const problem = checkAgainstModel(body, listed) ?? ledger.check(body);
+      const problem = checkAgainstModel(body, listed) ?? ledger.check(body) ?? serverTools.check(body);
       if (problem !== null) return reject(400, 'invalid_request_error', problem);
     }
     const limit = Math.min(
@@ -388,6 +397,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     baseURL: `http://127.0.0.1:${port}`,
     port,
     requests,
+    replies,
     get modelRequests() {
       return modelRequests;
     },

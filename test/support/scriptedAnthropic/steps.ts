@@ -4,7 +4,11 @@ import type {
   ApiErrorType,
   CutFault,
   HangFault,
+  CitationSpec,
   RedactedThinkingBlockSpec,
+  ServerToolUseBlockSpec,
+  WebSearchResultSpec,
+  WebSearchToolResultBlockSpec,
   ReplyBlock,
   ResetFault,
   ReplyStep,
@@ -18,7 +22,7 @@ import type {
 
 // ---- reply blocks -------------------------------------------------------------------------------
 
-export function text(value: string): TextBlockSpec {
+export function text(value: string): { type: 'text'; text: string } {
   return { type: 'text', text: value };
 }
 
@@ -33,6 +37,27 @@ export function thinking(value: string, signature?: string): ThinkingBlockSpec {
 
 export function redactedThinking(data: string): RedactedThinkingBlockSpec {
   return { type: 'redacted_thinking', data };
+}
+
+/**
+ * A web search the server ran inside the reply: its server_tool_use and its results (an error
+ * code instead of results for a failed search). Spread it into `reply(...)`.
+ */
+export function webSearch(
+  query: string,
+  results: WebSearchResultSpec[] | WebSearchToolResultBlockSpec['content'],
+  id?: string,
+): [ServerToolUseBlockSpec, WebSearchToolResultBlockSpec] {
+  const use: ServerToolUseBlockSpec = { type: 'server_tool_use', name: 'web_search', input: { query } };
+  if (id !== undefined) use.id = id;
+  const result: WebSearchToolResultBlockSpec = { type: 'web_search_tool_result', content: results };
+  if (id !== undefined) result.tool_use_id = id;
+  return [use, result];
+}
+
+/** A text block citing web search results of the same reply (`cited_text` defaults to the text). */
+export function cited(value: string, ...sources: (Omit<CitationSpec, 'cited_text'> & { cited_text?: string })[]): TextBlockSpec {
+  return { type: 'text', text: value, citations: sources.map((s) => ({ ...s, cited_text: s.cited_text ?? value })) };
 }
 
 type BlockLike = ReplyBlock | string;

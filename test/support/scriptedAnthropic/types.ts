@@ -1,9 +1,44 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
-/** A text block the scripted model answers with. */
+/** A text block the scripted model answers with; `citations` point at web search results of the same reply. */
 export interface TextBlockSpec {
   type: 'text';
   text: string;
+  citations?: CitationSpec[];
+}
+
+/** A web_search_result_location citation; `encrypted_index` is made by the server when omitted. */
+export interface CitationSpec {
+  type?: 'web_search_result_location';
+  url: string;
+  title: string | null;
+  cited_text: string;
+  encrypted_index?: string;
+}
+
+/** The server's own web search call (`srvtoolu_01…` generated when the id is omitted). */
+export interface ServerToolUseBlockSpec {
+  type: 'server_tool_use';
+  id?: string;
+  name: 'web_search';
+  input: { query: string };
+}
+
+/** One result; `encrypted_content` is made by the server when omitted, `page_age` defaults to null. */
+export interface WebSearchResultSpec {
+  url: string;
+  title: string;
+  page_age?: string | null;
+  encrypted_content?: string;
+}
+
+export type WebSearchErrorCode = 'invalid_tool_input' | 'unavailable' | 'max_uses_exceeded' | 'too_many_requests' | 'query_too_long' | 'request_too_large';
+
+/** The results of a search; `tool_use_id` defaults to the server_tool_use just before it. */
+export interface WebSearchToolResultBlockSpec {
+  type: 'web_search_tool_result';
+  tool_use_id?: string;
+  content: WebSearchResultSpec[] | { type: 'web_search_tool_result_error'; error_code: WebSearchErrorCode };
 }
 
 /** A tool call the scripted model makes. `id` is generated (`toolu_01…`) when omitted. */
@@ -31,7 +66,8 @@ export interface RedactedThinkingBlockSpec {
   data: string;
 }
 
-export type ReplyBlock = TextBlockSpec | ToolUseBlockSpec | ThinkingBlockSpec | RedactedThinkingBlockSpec;
+export type ReplyBlock =
+  TextBlockSpec | ToolUseBlockSpec | ThinkingBlockSpec | RedactedThinkingBlockSpec | ServerToolUseBlockSpec | WebSearchToolResultBlockSpec;
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'stop_sequence' | 'pause_turn' | 'model_context_window_exceeded';
 
@@ -255,6 +291,8 @@ export interface ScriptedAnthropic {
   readonly port: number;
   /** Every POST /v1/messages request received, in arrival order. */
   readonly requests: ScriptedRequest[];
+  /** Every whole reply sent, as the message JSON the API would return for it (what a client must send back). */
+  readonly replies: Record<string, unknown>[];
   /** GET /v1/models requests received (the list and single models). */
   readonly modelRequests: number;
   /** The signature this server gives a thinking text (to script a block a client must send back as is). */

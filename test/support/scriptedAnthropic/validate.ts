@@ -97,9 +97,26 @@ function checkTools(tools: unknown, ctx: Ctx): void {
       if (!isObj(t.input_schema)) fail(`tools.${k}.custom.input_schema: Input should be a valid dictionary`);
       if (t.input_schema.type !== 'object') fail(`tools.${k}.custom.input_schema.type: Input should be 'object'`);
     }
+    if (typeof t.type === 'string' && /^web_search_\d{8}$/.test(t.type)) checkWebSearchTool(t, `tools.${k}.${t.type}`);
     if (names.has(t.name)) fail('tools: Tool names must be unique.');
     names.add(t.name);
   });
+}
+
+/** The server-side web search tool's own fields, as the API checks them. */
+function checkWebSearchTool(t: Obj, path: string): void {
+  if (t.name !== 'web_search') fail(`${path}.name: Input should be 'web_search'`);
+  if (t.max_uses !== undefined && t.max_uses !== null) {
+    if (typeof t.max_uses !== 'number' || !Number.isInteger(t.max_uses)) fail(`${path}.max_uses: Input should be a valid integer`);
+    if (t.max_uses < 1) fail(`${path}.max_uses: Input should be greater than 0`);
+  }
+  for (const key of ['allowed_domains', 'blocked_domains'] as const) {
+    const list = t[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) || list.some((d) => typeof d !== 'string')) fail(`${path}.${key}: Input should be a valid list of strings`);
+  }
+  const both = (key: 'allowed_domains' | 'blocked_domains'): boolean => t[key] !== undefined && t[key] !== null;
+  if (both('allowed_domains') && both('blocked_domains')) fail(`${path}: Cannot specify both allowed_domains and blocked_domains`);
 }
 
 function checkThinking(thinking: unknown, maxTokens: number): void {
