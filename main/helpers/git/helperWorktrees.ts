@@ -8,6 +8,7 @@ import { processAlive, readOwnerMarker, writeOwnerMarker } from './ownerMarker';
 import { locateRepository, type WorkspaceRepository } from './repository';
 import { resolveFile, type Resolution } from './resolveFile';
 import { snapshotCommit, snapshotTree } from './snapshot';
+import { SparePool, type SpareWorktree } from './sparePool';
 import { diffTrees } from './treeDiff';
 import { writeStates, type PlannedWrite } from './writeStates';
 
@@ -64,8 +65,30 @@ interface PlannedFile {
 export class HelperWorktrees {
   private located: Promise<WorkspaceContext> | null = null;
   private merging: Promise<unknown> = Promise.resolve();
+  private readonly spares: SparePool;
 
-  constructor(private readonly options: { workspace: string; dataDir: string }) {}
+  /**
+   * `spares`: how many ready worktrees to keep (default 0: each helper waits for a checkout of the
+   * whole repository; with one or more, `create()` takes one and rewrites only what differs).
+   */
+  constructor(private readonly options: { workspace: string; dataDir: string; spares?: number }) {
+    this.spares = new SparePool(
+      () => this.makeSpare(),
+      (spare) => this.discardSpare(spare),
+      options.spares ?? 0,
+    );
+  }
+
+  /** Makes ready worktrees (`count`, default the `spares` option or 1) so the next helpers start at once. */
+  async prepare(count = Math.max(1, this.options.spares ?? 0)): Promise<void> {
+    await this.context();
+    await this.spares.fill(count);
+  }
+
+  /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
+  async dispose(): Promise<void> {
+    await this.spares.dispose();
+  }
 
   /** A new worktree holding the folder as it is now. */
   async create(helperId: string): Promise<HelperWorktree> {
@@ -77,19 +100,75 @@ export class HelperWorktrees {
     const root = path.join(home, name);
     const ref = await this.refOf(name);
     try {
-      const base = await this.withScratch(async (scratch) => {
-        const tree = await snapshotTree({ folder: repo.workspace, indexFile: repo.indexFile, scratch });
-        return snapshotCommit(repo.workspace, tree, SNAPSHOT_MESSAGE);
-      });
+      const base = await this.snapshotWorkspace();
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
       await git(['update-ref', ref, base], { cwd: repo.workspace });
-      await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: repo.workspace });
+      if (!(await this.useSpare(root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: repo.workspace });
       return { helperId, root, path: repo.prefix === '' ? root : path.join(root, ...repo.prefix.split('/').filter(Boolean)), base };
     } catch (error) {
       await this.removeEntry(repo.workspace, home, name);
       throw error;
     }
+  }
+
+  /**
+   * Moves a ready worktree to `root` and checks out the snapshot in it, rewriting only the files
+   * that differ from the spare's older snapshot. False when there is no spare (or it failed).
+   */
+  private async useSpare(root: string, commit: string): Promise<boolean> {
+    const spare = await this.spares.take();
+    if (spare === null) return false;
+    const repo = await this.repo();
+    try {
+      await git(['worktree', 'move', spare.root, root], { cwd: repo.workspace });
+      // The spare is clean (nobody worked in it), so --force only makes it exactly the snapshot.
+      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
+      await rm(path.join(await this.home(), `${spare.name}.json`), { force: true });
+      return true;
+    } catch {
+      await this.discardSpare(spare);
+      await rm(root, { recursive: true, force: true });
+      await git(['worktree', 'prune'], { cwd: repo.workspace });
+      return false;
+    }
+  }
+
+  private async makeSpare(): Promise<SpareWorktree> {
+    const repo = await this.repo();
+    const home = await this.home();
+    await mkdir(home, { recursive: true });
+    // `_` cannot start a helper id, so a spare's name is never a helper's.
+    const name = `_spare-${process.pid}-${randomBytes(4).toString('hex')}`;
+    await writeOwnerMarker(path.join(home, `${name}.json`), {
+      pid: process.pid,
+      helperId: name,
+      workspace: repo.workspace,
+      createdAt: new Date().toISOString(),
+    });
+    const root = path.join(home, name);
+    try {
+      const commit = await this.snapshotWorkspace();
+      // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
+      await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: repo.workspace });
+      return { name, root, commit };
+    } catch (error) {
+      await this.removeEntry(repo.workspace, home, name);
+      throw error;
+    }
+  }
+
+  private async discardSpare(spare: SpareWorktree): Promise<void> {
+    const repo = await this.repo();
+    await this.removeEntry(repo.workspace, await this.home(), spare.name);
+  }
+
+  private async snapshotWorkspace(): Promise<string> {
+    const repo = await this.repo();
+    return this.withScratch(async (scratch) => {
+      const tree = await snapshotTree({ folder: repo.workspace, indexFile: repo.indexFile, scratch });
+      return snapshotCommit(repo.workspace, tree, SNAPSHOT_MESSAGE);
+    });
   }
 
   /** Workspace-relative paths the helper changed against its base (new, deleted and untracked files included). */
