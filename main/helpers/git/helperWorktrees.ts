@@ -1,16 +1,18 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ABSENT, readDiskState, readTreeState, type FileState } from './fileState';
+import type { FileState } from './fileState';
 import { git, gitLine, HelperGitError } from './gitCommand';
-import { processAlive, readOwnerMarker, writeOwnerMarker } from './ownerMarker';
+import { chooseWrites, planFiles, type MergeStrategy, type PlannedFile } from './mergePlan';
 import { locateRepository, type WorkspaceRepository } from './repository';
-import { resolveFile, type Resolution } from './resolveFile';
 import { snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
-import { diffTrees } from './treeDiff';
-import { writeStates, type PlannedWrite } from './writeStates';
+import { diffTrees, type TreeChange } from './treeDiff';
+import { claimEntryName, claimSpareName, removeEntry, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
+import { writeStates } from './writeStates';
+
+export type { MergeStrategy } from './mergePlan';
 
 export interface HelperWorktree {
   helperId: string;
@@ -22,17 +24,15 @@ export interface HelperWorktree {
   base: string;
 }
 
-export type MergeStrategy = 'three_way' | 'theirs' | 'markers';
-
 export type MergeOutcome =
   /**
    * Applied into the folder. `files`: every file the helper changed (workspace-relative).
    * `conflicted`: those that overlapped and were written per the strategy ('theirs': the helper's
-   * version; 'markers': with conflict markers); absent or empty for a clean merge.
+   * version; 'markers': with conflict markers); absent for a clean merge.
    */
   | { kind: 'merged'; files: string[]; conflicted?: string[] }
   | { kind: 'nothing' }
-  /** Nothing was written: the folder is byte for byte as it was. */
+  /** Nothing was written: every file of the folder is byte for byte as it was. */
   | { kind: 'conflict'; files: string[] };
 
 export interface VersionFile {
@@ -49,12 +49,8 @@ export interface VersionFile {
 const HELPER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const SNAPSHOT_MESSAGE = 'Keel: the folder when a helper started';
 
-interface PlannedFile {
-  path: string;
-  base: FileState;
-  ours: FileState;
-  theirs: FileState;
-  resolution: Resolution;
+interface WorkspaceContext extends EntryPlace {
+  repo: WorkspaceRepository;
 }
 
 /**
@@ -74,101 +70,29 @@ export class HelperWorktrees {
   constructor(private readonly options: { workspace: string; dataDir: string; spares?: number }) {
     this.spares = new SparePool(
       () => this.makeSpare(),
-      (spare) => this.discardSpare(spare),
+      async (spare) => removeEntry(await this.context(), spare.name),
       options.spares ?? 0,
     );
-  }
-
-  /** Makes ready worktrees (`count`, default the `spares` option or 1) so the next helpers start at once. */
-  async prepare(count = Math.max(1, this.options.spares ?? 0)): Promise<void> {
-    await this.context();
-    await this.spares.fill(count);
-  }
-
-  /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
-  async dispose(): Promise<void> {
-    await this.spares.dispose();
   }
 
   /** A new worktree holding the folder as it is now. */
   async create(helperId: string): Promise<HelperWorktree> {
     if (!HELPER_ID.test(helperId)) throw new HelperGitError('bad_helper_id', `not a helper id: ${JSON.stringify(helperId)}`);
-    const repo = await this.repo();
-    const home = await this.home();
-    await mkdir(home, { recursive: true });
-    const name = await this.claimName(home, helperId, repo.workspace);
-    const root = path.join(home, name);
-    const ref = await this.refOf(name);
+    const place = await this.context();
+    const name = await claimEntryName(place, helperId);
+    const root = path.join(place.home, name);
     try {
-      const base = await this.snapshotWorkspace();
+      const base = await this.snapshotWorkspace(place);
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
-      await git(['update-ref', ref, base], { cwd: repo.workspace });
-      if (!(await this.useSpare(root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: repo.workspace });
-      return { helperId, root, path: repo.prefix === '' ? root : path.join(root, ...repo.prefix.split('/').filter(Boolean)), base };
+      await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
+      if (!(await this.useSpare(place, root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: place.workspace });
+      const prefixParts = place.repo.prefix.split('/').filter(Boolean);
+      return { helperId, root, path: path.join(root, ...prefixParts), base };
     } catch (error) {
-      await this.removeEntry(repo.workspace, home, name);
+      await removeEntry(place, name);
       throw error;
     }
-  }
-
-  /**
-   * Moves a ready worktree to `root` and checks out the snapshot in it, rewriting only the files
-   * that differ from the spare's older snapshot. False when there is no spare (or it failed).
-   */
-  private async useSpare(root: string, commit: string): Promise<boolean> {
-    const spare = await this.spares.take();
-    if (spare === null) return false;
-    const repo = await this.repo();
-    try {
-      await git(['worktree', 'move', spare.root, root], { cwd: repo.workspace });
-      // The spare is clean (nobody worked in it), so --force only makes it exactly the snapshot.
-      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
-      await rm(path.join(await this.home(), `${spare.name}.json`), { force: true });
-      return true;
-    } catch {
-      await this.discardSpare(spare);
-      await rm(root, { recursive: true, force: true });
-      await git(['worktree', 'prune'], { cwd: repo.workspace });
-      return false;
-    }
-  }
-
-  private async makeSpare(): Promise<SpareWorktree> {
-    const repo = await this.repo();
-    const home = await this.home();
-    await mkdir(home, { recursive: true });
-    // `_` cannot start a helper id, so a spare's name is never a helper's.
-    const name = `_spare-${process.pid}-${randomBytes(4).toString('hex')}`;
-    await writeOwnerMarker(path.join(home, `${name}.json`), {
-      pid: process.pid,
-      helperId: name,
-      workspace: repo.workspace,
-      createdAt: new Date().toISOString(),
-    });
-    const root = path.join(home, name);
-    try {
-      const commit = await this.snapshotWorkspace();
-      // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
-      await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: repo.workspace });
-      return { name, root, commit };
-    } catch (error) {
-      await this.removeEntry(repo.workspace, home, name);
-      throw error;
-    }
-  }
-
-  private async discardSpare(spare: SpareWorktree): Promise<void> {
-    const repo = await this.repo();
-    await this.removeEntry(repo.workspace, await this.home(), spare.name);
-  }
-
-  private async snapshotWorkspace(): Promise<string> {
-    const repo = await this.repo();
-    return this.withScratch(async (scratch) => {
-      const tree = await snapshotTree({ folder: repo.workspace, indexFile: repo.indexFile, scratch });
-      return snapshotCommit(repo.workspace, tree, SNAPSHOT_MESSAGE);
-    });
   }
 
   /** Workspace-relative paths the helper changed against its base (new, deleted and untracked files included). */
@@ -200,8 +124,7 @@ export class HelperWorktrees {
 
   /** Removes the worktree, its git metadata, its ref and its marker. */
   async remove(wt: HelperWorktree): Promise<void> {
-    const repo = await this.repo();
-    await this.removeEntry(repo.workspace, await this.home(), path.basename(wt.root));
+    await removeEntry(await this.context(), path.basename(wt.root));
   }
 
   /**
@@ -209,137 +132,102 @@ export class HelperWorktrees {
    * what git still records of them. Returns how many worktrees it removed.
    */
   async sweep(): Promise<number> {
-    let repo: WorkspaceRepository;
+    let place: WorkspaceContext;
     try {
-      repo = await this.repo();
+      place = await this.context();
     } catch {
       return 0;
     }
-    const home = await this.home();
-    let names: string[];
-    try {
-      names = await readdir(home);
-    } catch {
-      names = [];
-    }
-    const live = new Set<string>();
-    const dead = new Set<string>();
-    for (const entry of names) {
-      if (entry.startsWith('.tmp-')) {
-        const pid = Number(entry.split('-')[1]);
-        if (!processAlive(pid)) await rm(path.join(home, entry), { recursive: true, force: true });
-        continue;
-      }
-      const name = entry.endsWith('.json') ? entry.slice(0, -'.json'.length) : entry;
-      if (live.has(name) || dead.has(name)) continue;
-      const marker = await readOwnerMarker(path.join(home, `${name}.json`));
-      if (marker !== null && processAlive(marker.pid)) live.add(name);
-      else dead.add(name);
-    }
-    for (const name of dead) await this.removeEntry(repo.workspace, home, name);
-    // Refs whose worktree is gone (a crash between the ref and the worktree).
-    const { refPrefix } = await this.context();
-    const refs = await gitLine(['for-each-ref', '--format=%(refname)', refPrefix], { cwd: repo.workspace });
-    for (const ref of refs.split('\n').filter(Boolean)) {
-      const name = ref.slice(refPrefix.length);
-      if (!live.has(name) && !dead.has(name)) await git(['update-ref', '-d', ref], { cwd: repo.workspace });
-    }
-    await git(['worktree', 'prune'], { cwd: repo.workspace });
-    return dead.size;
+    return sweepEntries(place);
+  }
+
+  /** Makes ready worktrees (`count`, default the `spares` option or 1) so the next helpers start at once. */
+  async prepare(count = Math.max(1, this.options.spares ?? 0)): Promise<void> {
+    await this.context();
+    await this.spares.fill(count);
+  }
+
+  /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
+  async dispose(): Promise<void> {
+    await this.spares.dispose();
   }
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
-    const repo = await this.repo();
+    const place = await this.context();
     const files = await this.plan(wt);
     if (files.length === 0) return { kind: 'nothing' };
-    const writes: PlannedWrite[] = [];
-    const conflicted: string[] = [];
-    const unwritable: string[] = [];
-    for (const file of files) {
-      const { resolution } = file;
-      if (resolution.kind === 'keep') continue;
-      if (resolution.kind === 'write') {
-        writes.push({ path: file.path, before: file.ours, after: resolution.state });
-        continue;
-      }
-      conflicted.push(file.path);
-      const after = strategy === 'theirs' ? file.theirs : strategy === 'markers' ? resolution.markers : null;
-      if (after === null || after.kind === 'blocked' || file.ours.kind === 'blocked') unwritable.push(file.path);
-      else writes.push({ path: file.path, before: file.ours, after });
-    }
+    const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
     if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
     if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
-    await writeStates(repo.workspace, writes);
+    await writeStates(place.workspace, writes);
     const paths = files.map((file) => file.path);
     return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
   }
 
-  /** Every changed file with its three versions and how it merges. */
   private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
-    const repo = await this.repo();
+    const place = await this.context();
     const changes = await this.helperChanges(wt);
-    return this.withScratch(async (scratch) => {
-      const labels = { ours: 'folder', base: 'when the helper started', theirs: wt.helperId };
-      const files: PlannedFile[] = [];
-      for (const change of changes) {
-        const [base, ours, theirs] = await Promise.all([
-          readTreeState(wt.path, change.path, change.before),
-          readDiskState(repo.workspace, change.path),
-          change.after === null ? Promise.resolve(ABSENT) : readDiskState(wt.path, change.path),
-        ]);
-        files.push({ path: change.path, base, ours, theirs, resolution: await resolveFile(base, ours, theirs, { scratch, labels }) });
-      }
-      return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    });
+    return withScratch(place, (scratch) =>
+      planFiles({
+        workspace: place.workspace,
+        helperFolder: wt.path,
+        prefix: place.repo.prefix,
+        changes,
+        scratch,
+        labels: { ours: 'folder', base: 'when the helper started', theirs: wt.helperId },
+      }),
+    );
   }
 
-  private async helperChanges(wt: HelperWorktree) {
+  /** The helper's folder snapshotted like the workspace (a copy of its own index), against its base. */
+  private async helperChanges(wt: HelperWorktree): Promise<TreeChange[]> {
+    const place = await this.context();
     const indexFile = path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
-    const tree = await this.withScratch((scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
+    const tree = await withScratch(place, (scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
     return diffTrees(wt.path, wt.base, tree);
   }
 
-  /** The first free `<helperId>`, `<helperId>-2`, … of this workspace, claimed by writing its marker. */
-  private async claimName(home: string, helperId: string, workspace: string): Promise<string> {
-    const taken = new Set(await readdir(home));
-    for (let n = 1; ; n++) {
-      const name = n === 1 ? helperId : `${helperId}-${n}`;
-      if (taken.has(name) || taken.has(`${name}.json`)) continue;
-      const markerFile = path.join(home, `${name}.json`);
-      try {
-        await writeOwnerMarker(markerFile, { pid: process.pid, helperId, workspace, createdAt: new Date().toISOString() });
-        return name;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
+  private snapshotWorkspace(place: WorkspaceContext): Promise<string> {
+    return withScratch(place, async (scratch) => {
+      const tree = await snapshotTree({ folder: place.workspace, indexFile: place.repo.indexFile, scratch });
+      return snapshotCommit(place.workspace, tree, SNAPSHOT_MESSAGE);
+    });
   }
 
-  private async removeEntry(workspace: string, home: string, name: string): Promise<void> {
-    const root = path.join(home, name);
+  /**
+   * Moves a ready worktree to `root` and checks out the snapshot in it, rewriting only the files
+   * that differ from the spare's older snapshot. False when there is no spare (or it failed).
+   */
+  private async useSpare(place: WorkspaceContext, root: string, commit: string): Promise<boolean> {
+    const spare = await this.spares.take();
+    if (spare === null) return false;
     try {
-      await git(['worktree', 'remove', '--force', '--force', root], { cwd: workspace });
+      await git(['worktree', 'move', spare.root, root], { cwd: place.workspace });
+      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
+      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
+      await rm(path.join(place.home, `${spare.name}.json`), { force: true });
+      return true;
     } catch {
-      // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes anyway.
+      await removeEntry(place, spare.name);
+      await rm(root, { recursive: true, force: true });
+      await git(['worktree', 'prune'], { cwd: place.workspace });
+      return false;
     }
-    await rm(root, { recursive: true, force: true });
-    await git(['worktree', 'prune'], { cwd: workspace });
-    await git(['update-ref', '-d', await this.refOf(name)], { cwd: workspace });
-    await rm(path.join(home, `${name}.json`), { force: true });
   }
 
-  private async withScratch<T>(work: (scratch: string) => Promise<T>): Promise<T> {
-    const scratch = path.join(await this.home(), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-    await mkdir(scratch, { recursive: true });
+  private async makeSpare(): Promise<SpareWorktree> {
+    const place = await this.context();
+    const name = await claimSpareName(place);
+    const root = path.join(place.home, name);
     try {
-      return await work(scratch);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
+      const commit = await this.snapshotWorkspace(place);
+      // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
+      await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: place.workspace });
+      return { name, root, commit };
+    } catch (error) {
+      await removeEntry(place, name);
+      throw error;
     }
-  }
-
-  private repo(): Promise<WorkspaceRepository> {
-    return this.context().then((context) => context.repo);
   }
 
   /** The repository, this workspace's key (its real path hashed) and where its worktrees live. */
@@ -349,21 +237,6 @@ export class HelperWorktrees {
     this.located.catch(() => (this.located = null));
     return this.located;
   }
-
-  private async home(): Promise<string> {
-    return (await this.context()).home;
-  }
-
-  private async refOf(name: string): Promise<string> {
-    return `${(await this.context()).refPrefix}${name}`;
-  }
-}
-
-interface WorkspaceContext {
-  repo: WorkspaceRepository;
-  home: string;
-  /** `refs/keel/helpers/<hash>/`: the refs that keep this workspace's snapshots. */
-  refPrefix: string;
 }
 
 /**
@@ -377,7 +250,7 @@ async function locateWorkspace(options: { workspace: string; dataDir: string }):
   const dataDir = await realpath(options.dataDir).catch(() => path.resolve(options.dataDir));
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
-  return { repo, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
+  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
 }
 
 function asText(state: FileState): string | null {
