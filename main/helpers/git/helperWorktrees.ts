@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -182,6 +183,7 @@ export class HelperWorktrees {
   /** The helper's folder snapshotted like the workspace (a copy of its own index), against its base. */
   private async helperChanges(wt: HelperWorktree): Promise<TreeChange[]> {
     const place = await this.context();
+    if (!existsSync(wt.path)) throw new HelperGitError('worktree_missing', `${wt.helperId}'s worktree ${wt.path} is gone`);
     const indexFile = path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
     const tree = await withScratch(place, (scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
     return diffTrees(wt.path, wt.base, tree);

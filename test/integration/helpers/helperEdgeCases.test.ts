@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HelperWorktrees } from '../../../main/helpers/git';
@@ -90,5 +90,18 @@ describe('helper worktrees in the corners of git', () => {
     const repo = makeRepo();
     const worktrees = new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir });
     await expect(worktrees.create('../escape')).rejects.toMatchObject({ code: 'bad_helper_id' });
+  });
+});
+
+describe('a worktree that is gone', () => {
+  it('merging it says so with a code, and removing it still cleans up after it', async () => {
+    const repo = makeRepo();
+    const worktrees = new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir });
+    const wt = await worktrees.create('helper-1');
+    rmSync(wt.root, { recursive: true, force: true });
+    await expect(worktrees.merge(wt)).rejects.toMatchObject({ code: 'worktree_missing' });
+    await worktrees.remove(wt);
+    expect(repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(repo.git('for-each-ref', 'refs/keel')).toBe('');
   });
 });
