@@ -63,6 +63,7 @@ export class HelperWorktrees {
   private located: Promise<WorkspaceContext> | null = null;
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
+  private structural: Promise<unknown> = Promise.resolve();
 
   /**
    * `spares`: how many ready worktrees to keep (default 0: each helper waits for a checkout of the
@@ -204,15 +205,23 @@ export class HelperWorktrees {
     const spare = await this.spares.take();
     if (spare === null) return false;
     try {
-      await git(['worktree', 'move', spare.root, root], { cwd: place.workspace });
-      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
-      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
-      await rm(path.join(place.home, `${spare.name}.json`), { force: true });
-      return true;
+      await place.exclusive(() => git(['worktree', 'move', spare.root, root], { cwd: place.workspace }));
     } catch {
       await removeEntry(place, spare.name);
+      return false;
+    }
+    // The spare's marker goes; the helper's own, written before, now owns the moved worktree.
+    await rm(path.join(place.home, `${spare.name}.json`), { force: true });
+    try {
+      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
+      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
+      return true;
+    } catch {
+      // Only the worktree goes: the helper's marker and ref stay for the full checkout instead.
+      const cwd = place.workspace;
+      await git(['worktree', 'remove', '--force', '--force', root], { cwd }).catch(() => undefined);
       await rm(root, { recursive: true, force: true });
-      await git(['worktree', 'prune'], { cwd: place.workspace });
+      await place.exclusive(() => git(['worktree', 'prune'], { cwd }));
       return false;
     }
   }
@@ -232,9 +241,16 @@ export class HelperWorktrees {
     }
   }
 
+  /** One at a time: a worktree move, and whatever prunes git's worktree records (see EntryPlace). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.structural.then(work);
+    this.structural = run.catch(() => undefined);
+    return run;
+  }
+
   /** The repository, this workspace's key (its real path hashed) and where its worktrees live. */
   private context(): Promise<WorkspaceContext> {
-    this.located ??= locateWorkspace(this.options);
+    this.located ??= locateWorkspace(this.options, (work) => this.exclusive(work));
     // A failed look-up is asked again next time (git may have been installed, the folder made a repository).
     this.located.catch(() => (this.located = null));
     return this.located;
@@ -246,13 +262,13 @@ export class HelperWorktrees {
  * folder is itself inside the repository's work tree: a worktree there would show in the person's
  * `git status`, and inside the workspace in the helper's own searches.
  */
-async function locateWorkspace(options: { workspace: string; dataDir: string }): Promise<WorkspaceContext> {
+async function locateWorkspace(options: { workspace: string; dataDir: string }, exclusive: EntryPlace['exclusive']): Promise<WorkspaceContext> {
   const repo = await locateRepository(options.workspace);
   const key = createHash('sha256').update(repo.workspace).digest('hex').slice(0, 16);
   const dataDir = await realpath(options.dataDir).catch(() => path.resolve(options.dataDir));
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
-  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
+  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/`, exclusive };
 }
 
 function asText(state: FileState): string | null {
