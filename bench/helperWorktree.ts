@@ -6,8 +6,8 @@ import { HelperWorktrees } from '../main/helpers/git';
 import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
-const FILES = sized(10_000, 500);
-const RUNS = sized(5, 2);
+const FILES = sized(10_000, 200);
+const RUNS = sized(5, 1);
 /** Uncommitted edits and untracked files in the folder when a helper starts. */
 const DIRTY = 20;
 const GOAL_MS = 1000;
@@ -75,7 +75,7 @@ export async function benchHelperWorktree(): Promise<void> {
 
     const stat = (samples: number[]) => `median ${formatMs(percentile(samples, 50))}, max ${formatMs(Math.max(...samples))}`;
     const verdict = (samples: number[]) => (percentile(samples, 50) < GOAL_MS ? 'met' : 'NOT met');
-    console.log(`git worktree add of HEAD (baseline): ${stat(plain)} (${RUNS} runs)`);
+    console.log(`git worktree add of HEAD (baseline): ${stat(plain)} (${RUNS} run${RUNS === 1 ? '' : 's'})`);
     console.log(`create(), no spare (snapshot with uncommitted files + full checkout): ${stat(creates)} — goal < ${GOAL_MS} ms: ${verdict(creates)}`);
     console.log(
       `create() from a ready spare (snapshot + worktree move + checkout of the difference): ${stat(fromSpare)} — goal < ${GOAL_MS} ms: ${verdict(fromSpare)}`,
