@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { realpath, rm } from 'node:fs/promises';
+import { realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileState } from './fileState';
@@ -10,7 +10,7 @@ import { locateRepository, type WorkspaceRepository } from './repository';
 import { snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
 import { diffTrees, type TreeChange } from './treeDiff';
-import { claimEntryName, claimSpareName, removeEntry, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
+import { claimEntryName, claimSpareName, removeEntry, scratchPath, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
 import { writeStates } from './writeStates';
 
 export type { MergeStrategy } from './mergePlan';
@@ -64,6 +64,8 @@ export class HelperWorktrees {
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
   private structural: Promise<unknown> = Promise.resolve();
+  /** Removed worktrees' files still being deleted (remove with `background`). */
+  private readonly deleting = new Set<Promise<void>>();
 
   /**
    * `spares`: how many ready worktrees to keep (default 0: each helper waits for a checkout of the
@@ -125,8 +127,29 @@ export class HelperWorktrees {
   }
 
   /** Removes the worktree, its git metadata, its ref and its marker. */
-  async remove(wt: HelperWorktree): Promise<void> {
-    await removeEntry(await this.context(), path.basename(wt.root));
+  /**
+   * Removes the worktree, its git metadata, its ref and its marker. Deleting every file of a large
+   * worktree takes seconds; with `background`, the folder is renamed into a scratch folder at once
+   * (git's record, the ref and the marker go before this resolves) and its files are deleted
+   * afterwards: `dispose()` waits for that, and a crash leaves it to `sweep()`.
+   */
+  async remove(wt: HelperWorktree, options: { background?: boolean } = {}): Promise<void> {
+    const place = await this.context();
+    const name = path.basename(wt.root);
+    if (options.background) {
+      const trash = scratchPath(place, 'removed');
+      const moved = await rename(wt.root, trash).then(
+        () => true,
+        () => false,
+      );
+      if (moved) {
+        const deleting = rm(trash, { recursive: true, force: true, maxRetries: 2 })
+          .catch(() => undefined)
+          .finally(() => this.deleting.delete(deleting));
+        this.deleting.add(deleting);
+      }
+    }
+    await removeEntry(place, name);
   }
 
   /**
@@ -152,6 +175,7 @@ export class HelperWorktrees {
   /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
   async dispose(): Promise<void> {
     await this.spares.dispose();
+    await Promise.all([...this.deleting]);
   }
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {

@@ -107,11 +107,16 @@ export async function sweepEntries(place: EntryPlace): Promise<number> {
 
 /** A scratch folder of this process for the length of `work` (a temporary index, a merge's three files). */
 export async function withScratch<T>(place: EntryPlace, work: (scratch: string) => Promise<T>): Promise<T> {
-  const scratch = path.join(place.home, `${SCRATCH_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const scratch = scratchPath(place);
   await mkdir(scratch, { recursive: true });
   try {
     return await work(scratch);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A new scratch path of this process (`sweep()` deletes those of processes that are gone). */
+export function scratchPath(place: EntryPlace, what = 'work'): string {
+  return path.join(place.home, `${SCRATCH_PREFIX}${process.pid}-${what}-${randomBytes(4).toString('hex')}`);
 }
