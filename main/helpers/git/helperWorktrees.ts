@@ -126,7 +126,6 @@ export class HelperWorktrees {
     }));
   }
 
-  /** Removes the worktree, its git metadata, its ref and its marker. */
   /**
    * Removes the worktree, its git metadata, its ref and its marker. Deleting every file of a large
    * worktree takes seconds; with `background`, the folder is renamed into a scratch folder at once
