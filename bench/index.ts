@@ -23,6 +23,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   mcp: async () => (await import('./mcp')).benchMcp(),
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   sandboxApprovals: async () => (await import('./sandboxApprovals')).benchSandboxApprovals(),
+  helperWorktree: async () => (await import('./helperWorktree')).benchHelperWorktree(),
 };
 
 const unknown = only.filter((name) => !(name in benches));
