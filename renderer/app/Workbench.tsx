@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChangesButton } from '../changes/ChangesButton';
-import { ChangesPanel } from '../changes/ChangesPanel';
+import { changesPart } from '../changes/changesPart';
+import { LazyChangesPanel } from '../changes/LazyChangesPanel';
 import { useChanges } from '../changes/useChanges';
 import { ChatPanel } from '../chat/ChatPanel';
+import { markdownPart } from '../chat/markdown/markdownPart';
 import { useI18n } from '../i18n/I18nProvider';
 import { PlanBoard } from '../plan/PlanBoard';
 import { SessionsSidebar, sessionTitle } from '../sessions/SessionsSidebar';
 import { useSessions } from '../sessions/useSessions';
-import { SettingsDialog } from '../settings/SettingsDialog';
+import { LazySettingsDialog } from '../settings/LazySettingsDialog';
+import { settingsPart } from '../settings/settingsPart';
 import { StatusBar } from '../status/StatusBar';
 import { useAgentStatus } from '../status/useAgentStatus';
 import { useModelProfile } from '../status/useModelProfile';
 import { useSandboxStatus } from '../status/useSandboxStatus';
+import { whenIdle } from '../ui/lazyPart';
 import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, NARROW_WINDOW, PANES_MIN_HEIGHT, planMaxWidth, SIZE_LIMITS } from './layout/paneLayout';
 import { Separator } from './layout/Separator';
 import { usePaneLayout } from './layout/usePaneLayout';
@@ -60,6 +64,16 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const work = useRef<HTMLElement>(null);
   const bodySize = useElementSize(body);
   const workSize = useElementSize(work);
+
+  // The parts not drawn at first are fetched once the window has shown its folder (or the welcome)
+  // and is idle, so that opening them later does not wait for the network or the parser.
+  const settled = workspace !== undefined;
+  useEffect(() => {
+    if (!settled) return;
+    return whenIdle(() => {
+      for (const part of [markdownPart, settingsPart, changesPart]) part.prefetch();
+    });
+  }, [settled]);
 
   // Ctrl+, (⌘, on a Mac) opens the settings, as in most desktop apps.
   useEffect(() => {
@@ -225,7 +239,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                     noApiKey={noApiKey}
                     approvalMode={status.approvalMode}
                   />
-                  {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
+                  {changesOpen ? <LazyChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>
               <TerminalPanel
@@ -262,7 +276,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         sandbox={sandbox}
       />
       {settingsOpen ? (
-        <SettingsDialog
+        <LazySettingsDialog
           settings={settings}
           hasSession={workspace != null}
           profile={model.profile}
