@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './allStyles';
 import { App } from './app/App';
 import { applyInitialAppearance } from './app/appearance';
-import './styles.css';
 
 // Theme and language before the first paint, from what the last window saw; main's settings follow.
 applyInitialAppearance();

@@ -6,7 +6,6 @@ import { TerminalPane } from '../terminal/TerminalPane';
 import { terminalPart } from '../terminal/terminalPart';
 import type { TerminalSnapshot } from '../terminal/terminalStore';
 import { TerminalTabs } from '../terminal/TerminalTabs';
-import '../terminal/terminal.css';
 import { ChevronIcon, TerminalIcon } from '../ui/icons';
 import { useLazyPart, whenIdle } from '../ui/lazyPart';
 import { PartFallback } from '../ui/PartFallback';

@@ -1,6 +1,5 @@
 import { useI18n } from '../i18n/I18nProvider';
 import { CHANGES_PANEL_ID } from './changesPanelId';
-import './changesFrame.css';
 
 function ChangesIcon() {
   return (

@@ -4,7 +4,6 @@ import { useI18n } from '../i18n/I18nProvider';
 import { TaskCard } from './TaskCard';
 import { CHANGES_PANEL_ID } from './changesPanelId';
 import type { ChangesState } from './useChanges';
-import './changes.css';
 
 /**
  * Every file the agent created, edited or deleted in the open session, by task (newest first),

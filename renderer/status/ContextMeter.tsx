@@ -2,7 +2,6 @@ import type { InstructionFile } from '../../common/contextWindow';
 import { useI18n } from '../i18n/I18nProvider';
 import { COMPACT_NUMBER, numberFormat } from '../i18n/numberFormat';
 import { useContextStatus } from './useContextStatus';
-import './context.css';
 
 /** Amber from this share of the threshold on: Keel will make room soon. */
 const NEAR = 0.85;

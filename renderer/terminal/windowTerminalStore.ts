@@ -1,7 +1,5 @@
 import type { KeelApi } from '../../common/contract';
 import { TerminalStore } from './terminalStore';
-// With the chunk that draws terminals, not with the window's first paint.
-import '@xterm/xterm/css/xterm.css';
 
 let store: TerminalStore | undefined;
 let onMade: ((store: TerminalStore) => void) | undefined;

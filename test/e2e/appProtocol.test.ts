@@ -123,7 +123,7 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       await screenshot(page, 'app-protocol-welcome');
 
       // The first paint needs only what index.html names (the entry chunk, the chunks it imports,
-      // the stylesheet); the terminal, markdown, settings and changes are chunks of their own.
+      // the stylesheet); the plan and chat, terminal, markdown, settings and changes are chunks of their own.
       const byPath = new Map(served.map((entry) => [entry.path, entry]));
       expect(byPath.get('/index.html')).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
       const entry = [...readFileSync(join(rendererDir, 'index.html'), 'utf8').matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => `/${match[1]}`);
@@ -170,7 +170,8 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       const scripts = assets.filter((name) => name.endsWith('.js'));
       const styles = assets.filter((name) => name.endsWith('.css'));
       expect(scripts.length).toBeGreaterThan(entry.filter((path) => path.endsWith('.js')).length);
-      expect(styles.length).toBeGreaterThan(entry.filter((path) => path.endsWith('.css')).length);
+      // One stylesheet for all of them, loaded first (see renderer/allStyles.ts).
+      expect(styles.map((name) => `/assets/${name}`)).toEqual(entry.filter((path) => path.endsWith('.css')));
       const byPathNow = () => new Map(served.map((entry) => [entry.path, entry]));
       await expect.poll(() => assets.filter((name) => !byPathNow().has(`/assets/${name}`)), { timeout: 10_000 }).toEqual([]);
       for (const name of scripts)
