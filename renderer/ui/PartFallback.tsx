@@ -2,8 +2,9 @@ import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import type { LazyState } from './lazyPart';
 
-export type PartName = 'terminal' | 'markdown' | 'settings' | 'changes';
+export type PartName = 'workspace' | 'terminal' | 'markdown' | 'settings' | 'changes';
 const PART_NAMES: Record<PartName, MessageKey> = {
+  workspace: 'lazy.part.workspace',
   terminal: 'lazy.part.terminal',
   markdown: 'lazy.part.markdown',
   settings: 'lazy.part.settings',

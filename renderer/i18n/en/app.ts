@@ -9,6 +9,7 @@ export const app = {
   /** A part of the window whose code did not load (its chunk failed): {part} is its name. */
   'lazy.failed': 'The {part} could not be loaded. Reload the window to try again.',
   'lazy.reload': 'Reload',
+  'lazy.part.workspace': 'plan and chat',
   'lazy.part.terminal': 'terminal',
   'lazy.part.markdown': 'message renderer',
   'lazy.part.settings': 'settings',
