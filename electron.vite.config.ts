@@ -46,6 +46,10 @@ export default defineConfig(({ mode }) => ({
       outDir: resolve(root, 'out/renderer'),
       // The window loads this bundle on every start: minify it (electron-vite leaves it readable by default).
       minify: true,
+      // The terminal, markdown, settings, changes and even the plan and chat are chunks loaded
+      // later (renderer/ui/lazyPart.ts), but their styles stay in the one stylesheet, in the order
+      // they always had: a stylesheet added later would win the cascade's ties over styles.css.
+      cssCodeSplit: false,
       rollupOptions: { input: resolve(root, 'renderer/index.html') },
     },
     plugins: [react()],

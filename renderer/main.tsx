@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './allStyles';
 import { App } from './app/App';
 import { applyInitialAppearance } from './app/appearance';
-import './styles.css';
+import { workspacePart } from './app/workspacePart';
 
 // Theme and language before the first paint, from what the last window saw; main's settings follow.
 applyInitialAppearance();
+// The plan and the chat come in a chunk of their own: asked for now, beside this one.
+workspacePart.prefetch();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

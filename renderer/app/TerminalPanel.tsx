@@ -1,13 +1,14 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '../api';
 import { useI18n } from '../i18n/I18nProvider';
+import { AGENT_TAB } from '../terminal/agentTab';
 import { TerminalPane } from '../terminal/TerminalPane';
+import { terminalPart } from '../terminal/terminalPart';
+import type { TerminalSnapshot } from '../terminal/terminalStore';
 import { TerminalTabs } from '../terminal/TerminalTabs';
-import { AGENT_TAB } from '../terminal/terminalStore';
-import { terminalStore } from '../terminal/windowTerminalStore';
-import '@xterm/xterm/css/xterm.css';
-import '../terminal/terminal.css';
 import { ChevronIcon, TerminalIcon } from '../ui/icons';
+import { useLazyPart, whenIdle } from '../ui/lazyPart';
+import { PartFallback } from '../ui/PartFallback';
 import { Separator } from './layout/Separator';
 
 interface Props {
@@ -28,22 +29,26 @@ interface Props {
  */
 export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, onResize, onReset }: Props) {
   const { t } = useI18n();
-  const [store] = useState(() => terminalStore(api));
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  // xterm.js is loaded at once for an open panel, else as soon as the window is idle after its
+  // first paint (not later: the Agent tab counts the agent's commands while the panel is closed).
+  const part = useLazyPart(terminalPart, false);
+  useEffect(() => (open ? terminalPart.prefetch() : whenIdle(() => terminalPart.prefetch(), 0)), [open]);
+  const store = part.status === 'ready' ? part.module.terminalStore(api) : null;
+  const snapshot = useSyncExternalStore(store ? store.subscribe : noSubscription, store ? store.getSnapshot : noSnapshot);
   const [focusRequest, setFocusRequest] = useState(0);
 
-  useEffect(() => store.setTranslator(t), [store, t]);
-  useEffect(() => store.setPanelOpen(open), [store, open]);
+  useEffect(() => store?.setTranslator(t), [store, t]);
+  useEffect(() => store?.setPanelOpen(open), [store, open]);
 
   const select = (id: string) => {
-    store.select(id);
+    store?.select(id);
     setFocusRequest((n) => n + 1);
   };
   const create = () => {
-    void store.createShell().then((id) => id && setFocusRequest((n) => n + 1));
+    void store?.createShell().then((id) => id && setFocusRequest((n) => n + 1));
   };
   const showAgent = () => {
-    store.select(AGENT_TAB);
+    store?.select(AGENT_TAB);
     if (!open) onToggle();
   };
 
@@ -78,7 +83,7 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
               {t('terminal.title')}
             </button>
           </h2>
-          {open ? (
+          {!store ? null : open ? (
             <TerminalTabs snapshot={snapshot} onSelect={select} onClose={(id) => void store.closeShell(id)} onNew={create} />
           ) : snapshot.agentUnseen > 0 ? (
             <button type="button" className="terminal-agent-pill" onClick={showAgent} title={t('terminal.showAgent')}>
@@ -96,10 +101,19 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
                 {snapshot.error}
               </p>
             ) : null}
-            <TerminalPane store={store} activeId={snapshot.activeId} labelledBy={`terminal-tab-${snapshot.activeId}`} focusRequest={focusRequest} />
+            {store ? (
+              <TerminalPane store={store} activeId={snapshot.activeId} labelledBy={`terminal-tab-${snapshot.activeId}`} focusRequest={focusRequest} />
+            ) : (
+              <PartFallback part="terminal" state={part} className="terminal-fallback" />
+            )}
           </div>
         ) : null}
       </section>
     </>
   );
 }
+
+/** Until the terminals are loaded: no tabs, nothing to count. */
+const EMPTY_SNAPSHOT: TerminalSnapshot = { tabs: [], activeId: AGENT_TAB, agentUnseen: 0, error: undefined };
+const noSubscription = () => () => undefined;
+const noSnapshot = () => EMPTY_SNAPSHOT;

@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChangesButton } from '../changes/ChangesButton';
-import { ChangesPanel } from '../changes/ChangesPanel';
+import { changesPart } from '../changes/changesPart';
+import { LazyChangesPanel } from '../changes/LazyChangesPanel';
 import { useChanges } from '../changes/useChanges';
-import { ChatPanel } from '../chat/ChatPanel';
+import { markdownPart } from '../chat/markdown/markdownPart';
 import { useI18n } from '../i18n/I18nProvider';
-import { PlanBoard } from '../plan/PlanBoard';
 import { SessionsSidebar, sessionTitle } from '../sessions/SessionsSidebar';
 import { useSessions } from '../sessions/useSessions';
-import { SettingsDialog } from '../settings/SettingsDialog';
+import { LazySettingsDialog } from '../settings/LazySettingsDialog';
+import { settingsPart } from '../settings/settingsPart';
 import { StatusBar } from '../status/StatusBar';
 import { useAgentStatus } from '../status/useAgentStatus';
 import { useModelProfile } from '../status/useModelProfile';
 import { useSandboxStatus } from '../status/useSandboxStatus';
+import { useLazyPart, whenIdle } from '../ui/lazyPart';
+import { PartFallback } from '../ui/PartFallback';
 import { CHAT_MIN_WIDTH, DEFAULT_LAYOUT, NARROW_WINDOW, PANES_MIN_HEIGHT, planMaxWidth, SIZE_LIMITS } from './layout/paneLayout';
 import { Separator } from './layout/Separator';
 import { usePaneLayout } from './layout/usePaneLayout';
@@ -20,6 +23,7 @@ import { TerminalPanel } from './TerminalPanel';
 import { useElementSize } from './useElementSize';
 import type { SettingsState } from './useSettings';
 import { useWorkspace } from './useWorkspace';
+import { workspacePart } from './workspacePart';
 import { Welcome } from './Welcome';
 import { WorkspaceHeader } from './WorkspaceHeader';
 
@@ -48,6 +52,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const model = useModelProfile(workspace?.sessionId ?? null, saved ? `${saved.model}|${saved.baseURL}|${saved.maxTokens}|${saved.contextWindow}` : '');
   const sandbox = useSandboxStatus(workspace?.sessionId ?? null);
   const { layout, resize, toggle } = usePaneLayout();
+  const panes = useLazyPart(workspacePart);
   // Open at the top, or at the model's connection (first contact, a refused key).
   const [settingsOpen, setSettingsOpen] = useState<false | 'top' | 'connection'>(false);
   const connectModel = () => setSettingsOpen('connection');
@@ -60,6 +65,16 @@ export function Workbench({ settings }: { settings: SettingsState }) {
   const work = useRef<HTMLElement>(null);
   const bodySize = useElementSize(body);
   const workSize = useElementSize(work);
+
+  // The parts not drawn at first are fetched once the window has shown its folder (or the welcome)
+  // and is idle, so that opening them later does not wait for the network or the parser.
+  const settled = workspace !== undefined;
+  useEffect(() => {
+    if (!settled) return;
+    return whenIdle(() => {
+      for (const part of [markdownPart, settingsPart, changesPart]) part.prefetch();
+    });
+  }, [settled]);
 
   // Ctrl+, (⌘, on a Mac) opens the settings, as in most desktop apps.
   useEffect(() => {
@@ -209,7 +224,11 @@ export function Workbench({ settings }: { settings: SettingsState }) {
             <>
               <div className="panes">
                 <div id="plan-pane" className="plan-pane" style={{ width: planWidth }}>
-                  <PlanBoard key={workspace.sessionId} sessionId={workspace.sessionId} />
+                  {panes.status === 'ready' ? (
+                    <panes.module.PlanBoard key={workspace.sessionId} sessionId={workspace.sessionId} />
+                  ) : (
+                    <PartFallback part="workspace" state={panes} className="pane-fallback" />
+                  )}
                 </div>
                 <Separator
                   orientation="vertical"
@@ -222,13 +241,17 @@ export function Workbench({ settings }: { settings: SettingsState }) {
                   onReset={() => resize('plan', DEFAULT_LAYOUT.plan)}
                 />
                 <div className="chat-pane">
-                  <ChatPanel
-                    onOpenSettings={() => setSettingsOpen('top')}
-                    onConnectModel={connectModel}
-                    noApiKey={noApiKey}
-                    approvalMode={status.approvalMode}
-                  />
-                  {changesOpen ? <ChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
+                  {panes.status === 'ready' ? (
+                    <panes.module.ChatPanel
+                      onOpenSettings={() => setSettingsOpen('top')}
+                      onConnectModel={connectModel}
+                      noApiKey={noApiKey}
+                      approvalMode={status.approvalMode}
+                    />
+                  ) : (
+                    <PartFallback part="workspace" state={panes} className="pane-fallback" />
+                  )}
+                  {changesOpen ? <LazyChangesPanel changes={changes} onClose={() => setChangesOpen(false)} /> : null}
                 </div>
               </div>
               <TerminalPanel
@@ -265,7 +288,7 @@ export function Workbench({ settings }: { settings: SettingsState }) {
         sandbox={sandbox}
       />
       {settingsOpen ? (
-        <SettingsDialog
+        <LazySettingsDialog
           settings={settings}
           hasSession={workspace != null}
           profile={model.profile}

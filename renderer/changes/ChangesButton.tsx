@@ -1,5 +1,5 @@
 import { useI18n } from '../i18n/I18nProvider';
-import { CHANGES_PANEL_ID } from './ChangesPanel';
+import { CHANGES_PANEL_ID } from './changesPanelId';
 
 function ChangesIcon() {
   return (

@@ -2,10 +2,8 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { CloseIcon } from '../ui/icons';
 import { useI18n } from '../i18n/I18nProvider';
 import { TaskCard } from './TaskCard';
+import { CHANGES_PANEL_ID } from './changesPanelId';
 import type { ChangesState } from './useChanges';
-import './changes.css';
-
-export const CHANGES_PANEL_ID = 'changes-panel';
 
 /**
  * Every file the agent created, edited or deleted in the open session, by task (newest first),

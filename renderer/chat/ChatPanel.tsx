@@ -11,7 +11,6 @@ import { EmptyState } from './EmptyState';
 import { Transcript } from './Transcript';
 import { useAnnouncement } from './useAnnouncement';
 import { useFocusRescue } from './useFocusRescue';
-import './chat.css';
 
 export interface ChatPanelProps {
   /** Opens the settings (e.g. from a 401 error card). */

@@ -8,6 +8,9 @@ import type { PlanSnapshot } from '../../common/contract';
 import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
 import { ArrowDownIcon } from '../ui/icons';
+import { useLazyPart } from '../ui/lazyPart';
+import { PartFallback } from '../ui/PartFallback';
+import { markdownPart } from './markdown/markdownPart';
 import { ActivityRow } from './messages/ActivityRow';
 import { AssistantMessage } from './messages/AssistantMessage';
 import { ThinkingRow } from './messages/ThinkingRow';
@@ -55,7 +58,21 @@ function estimate(item: ChatItem | undefined): number {
  * measured as it renders. It stays at the end while the agent writes, unless the person scrolled
  * up; then "Jump to latest" brings them back.
  */
-export function Transcript({ items, running, state, plan, unfinished, retry }: TranscriptProps) {
+export function Transcript(props: TranscriptProps) {
+  // The model's answers are markdown, from a chunk of their own: until it is there, the list's
+  // place stands empty (the same box), then the rows come at once, in their real heights.
+  const needsMarkdown = props.items.some((item) => item.kind === 'assistant');
+  const markdown = useLazyPart(markdownPart, needsMarkdown);
+  if (needsMarkdown && markdown.status !== 'ready')
+    return (
+      <div className="transcript">
+        <PartFallback part="markdown" state={markdown} className="transcript-scroll" />
+      </div>
+    );
+  return <TranscriptRows {...props} />;
+}
+
+function TranscriptRows({ items, running, state, plan, unfinished, retry }: TranscriptProps) {
   const { t } = useI18n();
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = items.length + (running ? 1 : 0);

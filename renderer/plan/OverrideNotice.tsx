@@ -3,7 +3,6 @@ import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
 import { InfoIcon } from '../ui/icons';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
-import './plan.css';
 import { undoOverride } from './proposals';
 
 /** "The agent removed your step 'X'", in the person's language. */

@@ -34,8 +34,6 @@ import { usePlan, type Operation } from './usePlan';
 import { useRowHandlers } from './useRowHandlers';
 import { useTaskOutcome } from './useTaskOutcome';
 import { UNDO_OFFER_MS } from './undoOffer';
-import './plan.css';
-import './graph.css';
 
 const HINT_ID = 'plan-keys-hint';
 

@@ -4,7 +4,6 @@ import { api } from '../api';
 import { useI18n, type Translate } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { RuleRow } from './RuleRow';
-import './mcp.css';
 
 const EXAMPLE = '{\n  "command": "npx",\n  "args": ["-y", "@modelcontextprotocol/server-everything"]\n}';
 

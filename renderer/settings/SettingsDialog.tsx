@@ -145,7 +145,7 @@ function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   return patch;
 }
 
-interface Props {
+export interface SettingsDialogProps {
   settings: SettingsState;
   hasSession: boolean;
   /** What the agent runs with for the saved model (the endpoint's catalogue included); null until main answered. */
@@ -163,7 +163,7 @@ interface Props {
  * the contract are shown under the field they concern. The API key itself never reaches this
  * window: only its masked form and where it comes from.
  */
-export function SettingsDialog({ settings, hasSession, profile, onClose, fallbackFocus, focusKey = false }: Props) {
+export function SettingsDialog({ settings, hasSession, profile, onClose, fallbackFocus, focusKey = false }: SettingsDialogProps) {
   const { t, language } = useI18n();
   const view = settings.view;
   const [draft, setDraft] = useState<Draft | null>(() => (view ? draftOf(view) : null));

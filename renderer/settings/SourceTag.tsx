@@ -1,7 +1,6 @@
 import type { ValueSource } from '../../common/modelCapabilities';
 import type { SettingSource } from '../../common/settings';
 import { useI18n } from '../i18n/I18nProvider';
-import './sources.css';
 
 /** Where a value comes from (default, settings file, environment, the endpoint's catalogue…), beside the value. */
 export function SourceTag({ source }: { source: SettingSource | ValueSource }) {

@@ -1,7 +1,7 @@
 import type { InstructionFile } from '../../common/contextWindow';
 import { useI18n } from '../i18n/I18nProvider';
+import { COMPACT_NUMBER, numberFormat } from '../i18n/numberFormat';
 import { useContextStatus } from './useContextStatus';
-import './context.css';
 
 /** Amber from this share of the threshold on: Keel will make room soon. */
 const NEAR = 0.85;
@@ -14,8 +14,8 @@ export function ContextMeter({ settingsKey }: { settingsKey: string }) {
   const { t, language } = useI18n();
   const { context, instructionFiles, running, compacting, note, compact } = useContextStatus(settingsKey);
   if (!context) return null;
-  const compactFormat = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
-  const full = new Intl.NumberFormat(language);
+  const compactFormat = numberFormat(language, COMPACT_NUMBER);
+  const full = numberFormat(language);
   const share = Math.min(1, context.usedTokens / context.windowTokens);
   const level = context.usedTokens >= context.compactAtTokens ? 'over' : context.usedTokens >= context.compactAtTokens * NEAR ? 'near' : 'ok';
   const title = t('context.meterTitle', {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { EffortSchema, type Effort, type ModelProfileView } from '../../common/modelCapabilities';
+import type { Effort, ModelProfileView } from '../../common/modelCapabilities';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 
@@ -33,8 +33,9 @@ export function EffortControl({ profile, onChange }: Props) {
         className="status-select"
         value={effort.value}
         onChange={(event) => {
-          const picked = EffortSchema.safeParse(event.target.value);
-          if (picked.success) void onChange(picked.data);
+          // One of the model's own levels (zod stays out of the window's first chunk).
+          const picked = effort.levels.find((level) => level === event.target.value);
+          if (picked) void onChange(picked);
         }}
       >
         {effort.levels.map((level) => (

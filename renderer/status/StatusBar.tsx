@@ -1,6 +1,7 @@
 import type { AgentState } from '../../common/agentEvents';
 import type { ApprovalMode } from '../../common/approvals';
 import { useI18n } from '../i18n/I18nProvider';
+import { COMPACT_NUMBER, numberFormat } from '../i18n/numberFormat';
 import type { MessageKey } from '../i18n/messages';
 import { ApprovalModeMenu } from './ApprovalModeMenu';
 import { ContextMeter } from './ContextMeter';
@@ -48,8 +49,9 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
   const { t, language } = useI18n();
   const { usage, state } = status;
   const shownModel = model ?? status.model;
-  const compact = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
-  const full = new Intl.NumberFormat(language);
+  // Made on use and kept: the first paint (no folder yet) formats no number.
+  const compact = { format: (n: number) => numberFormat(language, COMPACT_NUMBER).format(n) };
+  const full = { format: (n: number) => numberFormat(language).format(n) };
   const cost = shownModel ? estimateCost(shownModel, usage) : null;
   const hasCache = usage.cacheReadTokens > 0 || usage.cacheCreationTokens > 0;
 
@@ -100,6 +102,6 @@ export function StatusBar({ status, model, approvalMode, onApprovalMode, hasSess
 }
 
 function formatCost(dollars: number, language: string): string {
-  const format = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: dollars < 1 ? 3 : 2 });
+  const format = numberFormat(language, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: dollars < 1 ? 3 : 2 });
   return dollars > 0 && dollars < 0.001 ? `< ${format.format(0.001)}` : format.format(dollars);
 }

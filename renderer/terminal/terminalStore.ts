@@ -3,10 +3,11 @@ import { DisposableStore, type Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import { translator, type Translate } from '../i18n/I18nProvider';
 import { AgentFeed } from './agentFeed';
+import { AGENT_TAB } from './agentTab';
 import { inputChunks } from './inputChunks';
 import { TerminalSession } from './session';
 
-export const AGENT_TAB = 'agent';
+export { AGENT_TAB };
 
 export interface TerminalTab {
   id: string;

@@ -2,16 +2,18 @@ import type { KeelApi } from '../../common/contract';
 import { TerminalStore } from './terminalStore';
 
 let store: TerminalStore | undefined;
+let onMade: ((store: TerminalStore) => void) | undefined;
 
-/**
- * The window's one terminal store, made on first use. The browser tests' read-only hook is
- * attached beside it, and only in a test build: elsewhere the branch and its chunk are not built.
- */
+/** The window's one terminal store, made on first use. */
 export function terminalStore(api: KeelApi): TerminalStore {
   if (!store) {
-    const made = new TerminalStore(api);
-    store = made;
-    if (__KEEL_TEST_HOOKS__) void import('./testHook').then(({ installTestHook }) => installTestHook(made));
+    store = new TerminalStore(api);
+    onMade?.(store);
   }
   return store;
+}
+
+/** Test builds only (see terminalPart.ts): told of the store as it is made, before it has a shell tab. */
+export function watchStoreMade(listener: (store: TerminalStore) => void): void {
+  onMade = listener;
 }

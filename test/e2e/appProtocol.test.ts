@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,29 +122,13 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       await page.getByRole('heading', { name: 'Open a folder to start' }).waitFor({ timeout: 30_000 });
       await screenshot(page, 'app-protocol-welcome');
 
-      // Every asset the window loads was asked for and served with the type a browser needs (the
-      // test build's terminal hook is a chunk of its own, loaded only once a terminal store exists;
-      // the socket worker is keel web's, and the window talks over the bridge).
-      const assets = readdirSync(join(rendererDir, 'assets')).filter((name) => !name.startsWith('testHook-') && !name.startsWith('socketWorker-'));
+      // The first paint needs only what index.html names (the entry chunk, the chunks it imports,
+      // the stylesheet); the plan and chat, terminal, markdown, settings and changes are chunks of their own.
       const byPath = new Map(served.map((entry) => [entry.path, entry]));
       expect(byPath.get('/index.html')).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
-      const scripts = assets.filter((name) => name.endsWith('.js'));
-      const styles = assets.filter((name) => name.endsWith('.css'));
-      expect(scripts.length).toBeGreaterThan(0);
-      expect(styles.length).toBeGreaterThan(0);
-      for (const name of scripts)
-        expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-      for (const name of styles)
-        expect(byPath.get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
-      for (const font of assets.filter((name) => /\.(woff2?|ttf|otf)$/.test(name))) {
-        expect(byPath.get(`/assets/${font}`), font).toMatchObject({ status: 200, headers: { 'content-type': expect.stringMatching(/^font\//) } });
-      }
-      for (const entry of served) {
-        expect(entry.headers, entry.path).toMatchObject({
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': contentSecurityPolicy({ connect: [] }),
-        });
-      }
+      const entry = [...readFileSync(join(rendererDir, 'index.html'), 'utf8').matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => `/${match[1]}`);
+      expect(entry.length).toBeGreaterThan(1);
+      for (const path of entry) expect(byPath.get(path), path).toMatchObject({ status: 200 });
 
       // The stylesheet applies (a div is a block unless it says otherwise; the app's shell is laid
       // out by it), and each font the page declares has loaded (the build ships none today).
@@ -166,6 +150,43 @@ describe.skipIf(!built)('the window served through the keel://app handler', () =
       await addStep(page, 'Serve the window from keel://app');
       expect(await stepTexts(page)).toEqual(['Serve the window from keel://app']);
       await screenshot(page, 'app-protocol-workbench');
+
+      // Every part that loads later loads from the same origin under the same CSP, and works: the
+      // terminal draws its xterm.js screen, the settings show their fields, the changes their panel.
+      await page.getByRole('button', { name: 'Terminal', exact: true }).click();
+      await page.locator('#terminal-pane .xterm-screen').waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByRole('dialog').getByLabel('Model', { exact: true }).waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await page
+        .locator('header.app-header')
+        .getByRole('button', { name: /^Changes/ })
+        .click();
+      await page.locator('section.changes-panel .changes-head').waitFor({ timeout: 30_000 });
+
+      // Then every asset of the build was asked for and served with the type a browser needs (the
+      // socket worker is keel web's; the window talks over the bridge).
+      const assets = readdirSync(join(rendererDir, 'assets')).filter((name) => !name.startsWith('socketWorker-'));
+      const scripts = assets.filter((name) => name.endsWith('.js'));
+      const styles = assets.filter((name) => name.endsWith('.css'));
+      expect(scripts.length).toBeGreaterThan(entry.filter((path) => path.endsWith('.js')).length);
+      // One stylesheet for all of them, loaded first (see renderer/allStyles.ts).
+      expect(styles.map((name) => `/assets/${name}`)).toEqual(entry.filter((path) => path.endsWith('.css')));
+      const byPathNow = () => new Map(served.map((entry) => [entry.path, entry]));
+      await expect.poll(() => assets.filter((name) => !byPathNow().has(`/assets/${name}`)), { timeout: 10_000 }).toEqual([]);
+      for (const name of scripts)
+        expect(byPathNow().get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      for (const name of styles)
+        expect(byPathNow().get(`/assets/${name}`), name).toMatchObject({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
+      for (const font of assets.filter((name) => /\.(woff2?|ttf|otf)$/.test(name))) {
+        expect(byPathNow().get(`/assets/${font}`), font).toMatchObject({ status: 200, headers: { 'content-type': expect.stringMatching(/^font\//) } });
+      }
+      for (const entry of served) {
+        expect(entry.headers, entry.path).toMatchObject({
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': contentSecurityPolicy({ connect: [] }),
+        });
+      }
 
       expect(errors).toEqual([]);
       expect(failed).toEqual([]);

@@ -1,6 +1,6 @@
 import { memo, useMemo, useRef } from 'react';
 import { CodeBlock } from './CodeBlock';
-import { renderBlock } from './renderBlock';
+import { markdownPart } from './markdownPart';
 import { splitBlocks, type BlockSplit } from './splitBlocks';
 
 /**
@@ -25,11 +25,17 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
 }
 
 const MarkdownBlock = memo(function MarkdownBlock({ source, open }: { source: string; open: boolean }) {
-  const parts = useMemo(() => renderBlock(source), [source]);
+  // The transcript waits for the chunk before it shows an answer (see Transcript); plain text is only a guard.
+  const renderBlock = markdownPart.module?.renderBlock;
+  const parts = useMemo(() => (renderBlock ? renderBlock(source) : [{ kind: 'plain' as const, text: source }]), [renderBlock, source]);
   return (
     <>
       {parts.map((part, index) =>
-        part.kind === 'code' ? (
+        part.kind === 'plain' ? (
+          <div key={index} className="md-block md-plain">
+            {part.text}
+          </div>
+        ) : part.kind === 'code' ? (
           <CodeBlock key={index} lang={part.lang} code={part.code} html={part.html} open={open && index === parts.length - 1} />
         ) : (
           <div key={index} className="md-block" dangerouslySetInnerHTML={{ __html: part.html }} />

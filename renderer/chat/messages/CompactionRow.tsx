@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import type { ChatItem } from '../../../common/chat';
 import { useI18n } from '../../i18n/I18nProvider';
+import { COMPACT_NUMBER, numberFormat } from '../../i18n/numberFormat';
 import { useExpanded } from '../chatContext';
 import { ChevronIcon, InfoIcon } from '../../ui/icons';
 
@@ -11,7 +12,7 @@ export const CompactionRow = memo(function CompactionRow({ item }: { item: Compa
   const { t, language } = useI18n();
   const [open, setOpen] = useExpanded(item.id, false);
   const id = useId();
-  const format = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
+  const format = numberFormat(language, COMPACT_NUMBER);
   const label =
     item.stage === 'summarized'
       ? t('chat.compaction.summarized', {

@@ -6,6 +6,14 @@ export const app = {
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.loading': 'Loading…',
+  /** A part of the window whose code did not load (its chunk failed): {part} is its name. */
+  'lazy.failed': 'The {part} could not be loaded. Reload the window to try again.',
+  'lazy.reload': 'Reload',
+  'lazy.part.workspace': 'plan and chat',
+  'lazy.part.terminal': 'terminal',
+  'lazy.part.markdown': 'message renderer',
+  'lazy.part.settings': 'settings',
+  'lazy.part.changes': 'changes panel',
   /** The title of a session or task whose first message was only pictures. */
   'common.pictureOnly': 'A picture',
 

@@ -8,6 +8,13 @@ export const app: Record<keyof typeof en, string> = {
   'common.close': '关闭',
   'common.pictureOnly': '一张图片',
   'common.loading': '正在加载…',
+  'lazy.failed': '{part}未能加载。请重新加载窗口再试。',
+  'lazy.reload': '重新加载',
+  'lazy.part.workspace': '计划和聊天',
+  'lazy.part.terminal': '终端',
+  'lazy.part.markdown': '消息渲染器',
+  'lazy.part.settings': '设置',
+  'lazy.part.changes': '更改面板',
 
   'header.noFolder': '未打开文件夹',
   'header.openFolder': '打开文件夹…',

@@ -1,0 +1,2 @@
+/** The id of the read-only tab that shows the agent's commands. */
+export const AGENT_TAB = 'agent';
