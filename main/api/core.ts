@@ -7,6 +7,7 @@ import { Emitter } from '../../common/emitter';
 import { Agent, type AgentOptions } from '../agent/agent';
 import { createDelegateTool, helperDelegateRefusal } from '../helpers/delegateTool';
 import { HelperPool } from '../helpers/helperPool';
+import { helperSecrets } from '../helpers/helperSecrets';
 import { helperWorktrees } from '../helpers/helperWorktrees';
 import { readHelperSettings } from '../settings/helperSettings';
 import { ModelCatalogue } from '../models/modelCatalogue';
@@ -223,7 +224,7 @@ export class KeelCore implements HandlerContext {
     const sandbox = this.sandboxFor(session.workspace);
     const helpers: HelperPool = new HelperPool({
       session,
-      worktrees: () => helperWorktrees(session.workspace, this.options.dataDir),
+      worktrees: () => helperWorktrees(session.workspace, this.options.dataDir, this.options.log),
       settings: () => readHelperSettings(this.options.dataDir),
       changes,
       // A helper gets the main agent's tools but delegate, in its own session; its cards wait with the main agent's.
@@ -233,8 +234,9 @@ export class KeelCore implements HandlerContext {
           session: child,
           tools: [...tools(), helperDelegateRefusal],
           ...(changes ? { changes } : {}),
-          // The sandbox confines writes to the folder: a helper in its own worktree runs unconfined (see main/helpers).
-          ...(inPlace ? { sandbox } : {}),
+          // The sandbox confines writes to the folder: a helper in its own worktree (under the data
+          // folder, which is otherwise secret) runs its commands unconfined.
+          ...(inPlace ? { sandbox } : { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir) }),
           helper: { id, approvals: agent.approvals },
         }),
       changed: (info) => this.emit('helper.changed', info),

@@ -12,7 +12,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const resultTexts = (request: ScriptedRequest): string[] => toolResults(request).map((r) => (typeof r.content === 'string' ? r.content : JSON.stringify(r.content)));
+const resultTexts = (request: ScriptedRequest): string[] =>
+  toolResults(request).map((r) => (typeof r.content === 'string' ? r.content : JSON.stringify(r.content)));
 
 const plan = [
   { id: 'a', content: 'Write a.txt', status: 'pending' },
@@ -46,7 +47,11 @@ describe('delegate refusals', { timeout: 60_000 }, () => {
             {
               name: 'A',
               firstMessage: 'Write a.txt with the letter A.',
-              script: [reply(toolUse('delegate', { item: 'x', instructions: 'Do it for me.' })), reply(toolUse('write_file', { path: 'a.txt', content: 'A' })), reply(text('Wrote a.txt myself.'))],
+              script: [
+                reply(toolUse('delegate', { item: 'x', instructions: 'Do it for me.' })),
+                reply(toolUse('write_file', { path: 'a.txt', content: 'A' })),
+                reply(text('Wrote a.txt myself.')),
+              ],
             },
           ],
         },
