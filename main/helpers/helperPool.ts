@@ -47,6 +47,8 @@ export class HelperPool implements HelperControl {
 
   constructor(private readonly options: HelperPoolOptions) {
     this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id));
+    // Asked now, so what a crashed Keel left of this folder's worktrees is swept at open.
+    void this.worktrees();
   }
 
   list(): HelperInfo[] {
