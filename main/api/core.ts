@@ -156,6 +156,7 @@ export class KeelCore implements HandlerContext {
   /** For the host's quit: kills every terminal's process tree. */
   async dispose(): Promise<void> {
     await this.agent?.stopAndWait();
+    await this.helperPool?.dispose();
     this.imageCleanup.dispose();
     await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose()]);
     this.session?.close();
@@ -207,6 +208,7 @@ export class KeelCore implements HandlerContext {
     const changes = new ChangeTracker({ dataDir: this.options.dataDir, sessionId: session.id, workspace: session.workspace, log: this.options.log });
     for (const warning of changes.warnings) this.options.log?.(`warning: ${warning}`);
     this.sessionSubscriptions.dispose();
+    void this.helperPool?.dispose();
     this.session?.close();
     this.session = session;
     this.changes = changes;

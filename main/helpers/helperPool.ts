@@ -265,6 +265,12 @@ export class HelperPool implements HelperControl {
     for (const helper of this.helpers.values()) helper.stop('main_stopped');
   }
 
+  /** The session closes: the helpers are stopped by the main task's end; removed worktrees finish deleting. */
+  async dispose(): Promise<void> {
+    this.stopAll();
+    await (await this.worktreesOnce)?.dispose();
+  }
+
   private async kept(id: string): Promise<Result<{ helper: Helper; worktrees: Worktrees }>> {
     const helper = this.helpers.get(id);
     if (!helper && !this.restored.some((info) => info.id === id)) return notFound(id);

@@ -15,6 +15,8 @@ export async function helperWorktrees(workspace: string, dataDir: string, log?: 
     changedFiles: (worktree) => worktrees.changedFiles(worktree),
     merge: (worktree, strategy) => worktrees.merge(worktree, strategy),
     version: async (worktree) => ({ worktree: worktree.path, files: await worktrees.version(worktree) }),
-    remove: (worktree) => worktrees.remove(worktree),
+    // Deleting a big worktree's files takes seconds: off the merge queue's path.
+    remove: (worktree) => worktrees.remove(worktree, { background: true }),
+    dispose: () => worktrees.dispose(),
   };
 }

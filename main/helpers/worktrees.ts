@@ -16,5 +16,8 @@ export interface Worktrees {
   merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;
   /** The helper's version of its changed files beside the base and the folder's, for the person. */
   version(worktree: HelperWorktree): Promise<RequestOutput<'helper.openVersion'>>;
+  /** Returns once the worktree is gone from git and the board; its files may still be deleted after. */
   remove(worktree: HelperWorktree): Promise<void>;
+  /** Waits for removed worktrees' files to be deleted (the session closes). */
+  dispose(): Promise<void>;
 }
