@@ -60,8 +60,10 @@ async function runCall(call: ToolUseBlock, isCut: boolean, context: RoundCallsCo
       return toolResultBlock(call.id, refusal);
     }
     context.setState('running_tool');
-    // A concurrent call's plan moves are its helper's, and other calls run meanwhile: not this call's step.
-    if (!tools.find((t) => t.name === call.name)?.concurrent) planVersion = session.plan.version;
+    // A concurrent call's plan moves and file changes are its helper's, recorded by the helpers (and
+    // other calls run meanwhile): not this call's step, nor its files to read back.
+    const concurrent = tools.find((t) => t.name === call.name)?.concurrent === true;
+    if (!concurrent) planVersion = session.plan.version;
     const live = new LiveOutput((chunk, skipped) => emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
     result = await runToolCall(tools, call, {
       workspace: session.workspace,
@@ -75,7 +77,7 @@ async function runCall(call: ToolUseBlock, isCut: boolean, context: RoundCallsCo
     });
     live.flush();
     // Read back what the call left on disk, even when it was stopped midway.
-    await changes?.afterToolCall();
+    if (!concurrent) await changes?.afterToolCall();
     if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
   }
   const pictures = resultPictures(result);

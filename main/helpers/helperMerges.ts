@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import type { ChangeRecorder } from '../changes/recorder';
 import type { PlanStore } from '../plan/store';
 import type { Helper } from './helper';
 import type { MergeStrategy, Worktrees } from './worktrees';
@@ -13,6 +15,8 @@ export class HelperMerges {
   constructor(
     private readonly plan: PlanStore,
     private readonly helperOf: (owner: string) => Helper | undefined,
+    /** The folder and its change records: a merge during a task is that task's change (the Changes view, undo). */
+    private readonly folder: { workspace: string; changes?: ChangeRecorder },
   ) {}
 
   /** The merge a helper gets when it finishes: after the helpers of the steps its step waits for. */
@@ -38,10 +42,13 @@ export class HelperMerges {
       if (!worktree) return;
       const before = helper.info.state;
       helper.update({ state: 'merging' });
+      const { workspace, changes } = this.folder;
+      for (const file of helper.info.changedFiles) changes?.beforeFileChange(join(workspace, file));
       const outcome = await worktrees.merge(worktree, strategy).catch((error: unknown) => {
         helper.update({ state: before });
         throw error;
       });
+      await changes?.afterToolCall();
       if (outcome.kind === 'conflict') {
         helper.update({ state: 'conflict', merge: 'conflict', conflictFiles: outcome.files, worktreeKept: true });
         return;

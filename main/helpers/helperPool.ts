@@ -49,7 +49,7 @@ export class HelperPool implements HelperControl {
   private readonly restored: HelperInfo[];
 
   constructor(private readonly options: HelperPoolOptions) {
-    this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id));
+    this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id), { workspace: options.session.workspace, changes: options.changes });
     this.restored = options.session.restoredHelpers;
     // A step whose helper was working when Keel stopped is the main agent's again.
     for (const info of this.restored) {

@@ -13,6 +13,7 @@ import { sendTask, waitFor } from '../agent/scenario';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
+  log = [];
   await harness?.close();
   harness = undefined;
 });
@@ -48,10 +49,18 @@ const twoSteps = [
 ];
 const allDone = (items: typeof twoSteps) => items.map((item) => ({ id: item.id, content: item.content, status: 'completed' }));
 
+/** When each helper first asked the model and when it gave its last answer. */
+let log: string[] = [];
+/** Its first answer, noting that it asked. */
+const asked = (name: string, step: ReturnType<typeof reply>) => () => {
+  log.push(`${name} asked`);
+  return step;
+};
 /** Answers once `other` has sent `count` requests: two helpers wait for each other, so they provably overlap. */
-const after = (other: () => ScriptedAgent, count: number, then: () => ReturnType<typeof reply>, check?: () => void) => async () => {
+const after = (name: string, other: () => ScriptedAgent, count: number, then: () => ReturnType<typeof reply>, check?: () => void) => async () => {
   await waitFor(() => other().requests.length >= count, `${other().name}'s request ${count}`);
   check?.();
+  log.push(`${name} answered`);
   return then();
 };
 
@@ -76,8 +85,9 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
               name: 'A',
               firstMessage: 'Create a.txt containing A.',
               script: [
-                reply(toolUse('write_file', { path: 'a.txt', content: 'A\n' })),
+                asked('A', reply(toolUse('write_file', { path: 'a.txt', content: 'A\n' }))),
                 after(
+                  'A',
                   () => harness!.server.agent('B'),
                   2,
                   () => reply(text('Wrote a.txt.')),
@@ -95,8 +105,9 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
               name: 'B',
               firstMessage: 'Create b.txt containing B.',
               script: [
-                reply(toolUse('write_file', { path: 'b.txt', content: 'B\n' })),
+                asked('B', reply(toolUse('write_file', { path: 'b.txt', content: 'B\n' }))),
                 after(
+                  'B',
                   () => harness!.server.agent('A'),
                   2,
                   () => reply(text('Wrote b.txt.')),
@@ -113,9 +124,9 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
     expect(server.errors).toEqual([]);
     expect(server.remaining).toBe(0);
 
-    // Side by side: both helpers' first requests came before either's last.
-    const indexes = (name: string) => server.agent(name).requests.map((r) => r.index);
-    expect(Math.max(indexes('A')[0]!, indexes('B')[0]!)).toBeLessThan(Math.min(indexes('A').at(-1)!, indexes('B').at(-1)!));
+    // Each helper asked the model before the other's last answer: they worked at the same time.
+    expect(log.indexOf('B asked')).toBeLessThan(log.indexOf('A answered'));
+    expect(log.indexOf('A asked')).toBeLessThan(log.indexOf('B answered'));
     // Fresh contexts.
     expect(server.agent('A').requests[0]!.body.messages).toHaveLength(1);
     expect(textOf(server.agent('B').requests[0]!.body.messages[0])).toContain('Step #b: Write b.txt');
@@ -139,6 +150,10 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
       ['helper-1', 'done', 'merged', 'worktree', false],
       ['helper-2', 'done', 'merged', 'worktree', false],
     ]);
+
+    // The Changes view shows the merged files as the task's.
+    const changes = await harness.core.handlers['changes.list']({});
+    expect(changes.ok && changes.value.flatMap((task) => task.files.map((file) => file.path)).sort()).toEqual(['a.txt', 'b.txt']);
 
     // Nothing left behind: no worktree, no stray file, the person's history untouched.
     expect(worktreeDirs(dataDir)).toEqual([]);
@@ -235,6 +250,7 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
               script: [
                 reply(toolUse('write_file', { path: 'b.txt', content: 'B\n' })),
                 after(
+                  'B',
                   () => harness!.server.agent('A'),
                   1,
                   () => reply(text('Wrote b.txt.')),
