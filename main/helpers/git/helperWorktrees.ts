@@ -135,6 +135,7 @@ export class HelperWorktrees {
   async remove(wt: HelperWorktree, options: { background?: boolean } = {}): Promise<void> {
     const place = await this.context();
     const name = path.basename(wt.root);
+    let folderGone = false;
     if (options.background) {
       const trash = scratchPath(place, 'removed');
       const moved = await rename(wt.root, trash).then(
@@ -142,13 +143,14 @@ export class HelperWorktrees {
         () => false,
       );
       if (moved) {
+        folderGone = true;
         const deleting = rm(trash, { recursive: true, force: true, maxRetries: 2 })
           .catch(() => undefined)
           .finally(() => this.deleting.delete(deleting));
         this.deleting.add(deleting);
       }
     }
-    await removeEntry(place, name);
+    await removeEntry(place, name, { folderGone });
   }
 
   /**

@@ -59,12 +59,17 @@ async function claim(place: EntryPlace, name: string, helperId: string): Promise
 }
 
 /** Removes an entry whole: the worktree folder, git's record of it, its ref, its marker. */
-export async function removeEntry(place: EntryPlace, name: string): Promise<void> {
+export async function removeEntry(place: EntryPlace, name: string, options: { folderGone?: boolean } = {}): Promise<void> {
   const root = path.join(place.home, name);
   const cwd = place.workspace;
-  try {
-    await git(['worktree', 'remove', '--force', '--force', root], { cwd });
-  } catch {
+  // A folder already moved away (remove in the background) is only git's to forget.
+  const removed =
+    !options.folderGone &&
+    (await git(['worktree', 'remove', '--force', '--force', root], { cwd }).then(
+      () => true,
+      () => false,
+    ));
+  if (!removed) {
     // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes
     // anyway, and git forgets every worktree whose folder is gone.
     await rm(root, { recursive: true, force: true });
