@@ -70,13 +70,15 @@ export class Agent {
     this.tools = [...options.tools, createTodoTool(this.planView)];
     this.queue = new MessageQueue(options.session, this.emit);
     this.notice = noticeTo(options.session, this.emit);
+    const { helper, ...gateOptions } = options;
     this.gate = new ApprovalGate(options.session, {
-      ...options,
+      ...gateOptions,
       sandboxed: async () => {
         // Its check first (cached once done), then the state now: a helper that died since says so.
         await options.sandbox?.start();
         return options.sandbox?.status.state === 'on';
       },
+      ...(helper ? { broker: helper.approvals, helper: helper.id } : {}),
     });
     this.context = new ContextKeeper(options.session, (info) => this.emit({ type: 'compaction', ...info }));
     const setPrefix = () => this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
