@@ -73,6 +73,8 @@ export class KeelCore implements HandlerContext {
   private liveCalls: LiveCallsTracker | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
+  /** Helpers' own sandboxes (one per worktree), while their helpers work. */
+  private readonly helperSandboxes = new Set<WorkspaceSandbox>();
   /** The open session's network policy (the sandbox's proxy asks it about hosts nobody listed). */
   private network: NetworkPolicy | null = null;
   /** The open session's helpers (the agent's delegate calls). */
@@ -160,7 +162,7 @@ export class KeelCore implements HandlerContext {
     await this.agent?.stopAndWait();
     await this.helperPool?.dispose();
     this.imageCleanup.dispose();
-    await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose()]);
+    await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose(), ...[...this.helperSandboxes].map((s) => s.dispose())]);
     this.session?.close();
   }
 
@@ -232,17 +234,29 @@ export class KeelCore implements HandlerContext {
       settings: () => readHelperSettings(this.options.dataDir),
       changes,
       // A helper gets the main agent's tools but delegate, in its own session; its cards wait with the main agent's.
-      createAgent: (child, id, changes, inPlace): Agent =>
-        new Agent({
+      createAgent: (child, id, changes, inPlace): Agent => {
+        // A helper in its own worktree (under the data folder, otherwise secret) gets a sandbox of
+        // its own, confined to that worktree, under the same setting as the folder's; it goes
+        // when the helper's task ends.
+        const own = inPlace ? null : this.helperSandbox(child.workspace);
+        const helperAgent = new Agent({
           ...shared,
           session: child,
           tools: [...tools(), helperDelegateRefusal],
           ...(changes ? { changes } : {}),
-          // The sandbox confines writes to the folder: a helper in its own worktree (under the data
-          // folder, which is otherwise secret) runs its commands unconfined.
-          ...(inPlace ? { sandbox } : { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir) }),
+          ...(own ? { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir), sandbox: own } : { sandbox }),
           helper: { id, approvals: agent.approvals },
-        }),
+        });
+        if (own) {
+          const undo = helperAgent.on((event) => {
+            if (event.type !== 'task_finished') return;
+            undo();
+            this.helperSandboxes.delete(own);
+            void own.dispose();
+          });
+        }
+        return helperAgent;
+      },
       changed: (info) => this.emit('helper.changed', info),
       event: (helper, event) => this.emit('helper.event', { helper, event }),
       log: this.options.log,
@@ -310,6 +324,26 @@ export class KeelCore implements HandlerContext {
   private sandboxFor(workspace: string): WorkspaceSandbox {
     if (this.sandbox?.workspace === workspace) return this.sandbox;
     void this.sandbox?.dispose();
+    const sandbox = this.newSandbox(workspace);
+    this.sandbox = sandbox;
+    sandbox.onStatus((status) => {
+      if (this.sandbox === sandbox) this.emit('sandbox.changed', status);
+    });
+    this.emit('sandbox.changed', sandbox.status);
+    return sandbox;
+  }
+
+  /**
+   * A helper's worktree's own sandbox: commands confined to the worktree, the data folder's other
+   * entries still secret. Disposed when its helper's task ends (or with the core).
+   */
+  private helperSandbox(worktree: string): WorkspaceSandbox {
+    const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir));
+    this.helperSandboxes.add(sandbox);
+    return sandbox;
+  }
+
+  private newSandbox(workspace: string, adjustSecrets?: (secrets: readonly string[]) => string[]): WorkspaceSandbox {
     let setting: SandboxSetting;
     try {
       setting = resolveSandboxSetting(readSettingsFile(this.options.dataDir).sandbox, this.options.settingsEnv ?? process.env);
@@ -323,17 +357,13 @@ export class KeelCore implements HandlerContext {
       dataDir: this.options.dataDir,
       setting,
       log: this.options.log,
+      ...(adjustSecrets ? { adjustSecrets } : {}),
       // Commands reach only hosts someone allowed (listed, or for this session): never "any public host".
       network: {
         listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env),
         allows: (host) => this.network?.isAllowed(host) ?? false,
       },
     });
-    this.sandbox = sandbox;
-    sandbox.onStatus((status) => {
-      if (this.sandbox === sandbox) this.emit('sandbox.changed', status);
-    });
-    this.emit('sandbox.changed', sandbox.status);
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
     });

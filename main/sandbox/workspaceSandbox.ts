@@ -24,6 +24,8 @@ export interface WorkspaceSandboxOptions {
   home?: string;
   /** Where sessions' temp folders and the tool caches go; a Keel-owned folder under the system's temp by default. */
   scratchRoot?: string;
+  /** Narrows the secrets for a workspace inside one of them (a helper's worktree lives in the data folder). */
+  adjustSecrets?: (secrets: readonly string[]) => string[];
   log?: (message: string) => void;
 }
 
@@ -120,10 +122,11 @@ export class WorkspaceSandbox {
 
   private policy() {
     const home = this.options.home ?? homedir();
+    const secrets = secretPaths({ home, dataDir: this.options.dataDir });
     return sandboxPolicy({
       workspace: this.options.workspace,
       writable: [this.scratchRoot],
-      secrets: secretPaths({ home, dataDir: this.options.dataDir }),
+      secrets: this.options.adjustSecrets?.(secrets) ?? secrets,
       allowedHosts: this.options.network?.listed() ?? [],
     });
   }
