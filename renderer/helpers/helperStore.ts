@@ -25,7 +25,11 @@ export class HelperStore {
   private snapshot: HelpersSnapshot = initial;
   private readonly changes = new Emitter<[]>();
 
-  constructor(private readonly api: KeelApi) {}
+  constructor(
+    private readonly api: KeelApi,
+    /** The session whose helpers these are (a store is made per session). */
+    readonly sessionId = '',
+  ) {}
 
   subscribe = (listener: () => void): Disposable => this.changes.on(listener);
 
