@@ -76,7 +76,8 @@ export function HelperPlan({ info, store, editable, hintId }: Props) {
               ) : (
                 <span className="helper-step-text">{item.content}</span>
               )}
-              {item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
+              {/* An ended helper is doing nothing any more: its step in progress says no "…ing". */}
+              {editable && item.status === 'in_progress' && item.activeForm ? <p className="active-form">{item.activeForm}…</p> : null}
               <ErrorList problems={refusal.byItem[item.id] ?? []} className="item-errors" />
             </div>
           </li>
