@@ -70,7 +70,12 @@ export class Agent {
     this.tools = [...options.tools, createTodoTool(this.planView)];
     this.queue = new MessageQueue(options.session, this.emit);
     this.notice = noticeTo(options.session, this.emit);
-    this.gate = new ApprovalGate(options.session, { ...options, sandboxed: () => options.sandbox?.status.state === 'on' });
+    const { helper, ...gateOptions } = options;
+    this.gate = new ApprovalGate(options.session, {
+      ...gateOptions,
+      sandboxed: () => options.sandbox?.status.state === 'on',
+      ...(helper ? { broker: helper.approvals, helper: helper.id } : {}),
+    });
     this.context = new ContextKeeper(options.session, (info) => this.emit({ type: 'compaction', ...info }));
     const setPrefix = () => this.context.setPrefix(this.systemPrompt(), toolDefinitions(this.tools));
     setPrefix();

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ApprovalMode } from '../../common/approvals';
+import type { ApprovalBroker } from '../approvals/approvalBroker';
 import type { ChangeRecorder } from '../changes/recorder';
 import type { PlanView } from '../plan/planView';
 import type { CommandSandbox } from '../tools/types';
@@ -38,4 +39,6 @@ export interface AgentOptions {
   models?: ModelCatalogue;
   /** What the tools may reach on the network (web_fetch); without it they reach nothing. */
   network?: NetworkPolicy;
+  /** A helper's agent: its id (its approval cards say who asks) and the main agent's cards to wait among. */
+  helper?: { id: string; approvals: ApprovalBroker };
 }

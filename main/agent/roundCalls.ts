@@ -31,52 +31,59 @@ export interface RoundCallsContext {
 
 /**
  * Runs one answer's tool calls in order, each past the approval gate, and returns their
- * tool_result blocks, one per call: after a stop, the calls left are answered as cancelled; the
- * call max_tokens cut off (`cut`) is answered, never run.
+ * tool_result blocks, one per call, in the calls' order: after a stop, the calls left are answered
+ * as cancelled; the call max_tokens cut off (`cut`) is answered, never run. Calls of a `concurrent`
+ * tool (delegate) are started in turn and awaited together at the end, so helpers work side by side.
  */
 export async function runRoundCalls(calls: readonly ToolUseBlock[], cut: ToolUseBlock | undefined, context: RoundCallsContext): Promise<ContentBlockParam[]> {
-  const { session, changes, tools, signal, emit } = context;
-  const results: ContentBlockParam[] = [];
+  const results: Promise<ContentBlockParam>[] = [];
   for (const call of calls) {
-    emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
-    let result;
-    let planVersion: number | undefined;
-    if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
-    else if (call === cut) {
-      result = { content: cutOffCallResult(call.name), isError: true };
-    } else {
-      const refusal = await askApproval(call, context);
-      if (refusal) {
-        emit({ type: 'tool_result', id: call.id, name: call.name, content: refusal.content, isError: refusal.isError });
-        results.push(toolResultBlock(call.id, refusal));
-        continue;
-      }
-      context.setState('running_tool');
-      planVersion = session.plan.version;
-      const live = new LiveOutput((chunk, skipped) => emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
-      result = await runToolCall(tools, call, {
-        workspace: session.workspace,
-        sessionId: session.id,
-        sandbox: context.sandbox,
-        secrets: context.secrets,
-        network: context.network,
-        signal,
-        onOutput: (chunk) => live.push(chunk),
-        beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
-      });
-      live.flush();
-      // Read back what the call left on disk, even when it was stopped midway.
-      await changes?.afterToolCall();
-      if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
-    }
-    const pictures = resultPictures(result);
-    const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
-    const step = planVersion === undefined ? null : todoCallStep(session.plan.history, planVersion);
-    emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images, ...step });
-    results.push(toolResultBlock(call.id, result));
-    if (planVersion !== undefined) context.ran(planVersion);
+    const running = runCall(call, call === cut, context);
+    if (!context.tools.find((t) => t.name === call.name)?.concurrent) await running;
+    results.push(running);
   }
-  return results;
+  return Promise.all(results);
+}
+
+async function runCall(call: ToolUseBlock, isCut: boolean, context: RoundCallsContext): Promise<ContentBlockParam> {
+  const { session, changes, tools, signal, emit } = context;
+  emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
+  let result;
+  let planVersion: number | undefined;
+  if (signal.aborted) result = { content: CANCELLED_RESULT, isError: true };
+  else if (isCut) {
+    result = { content: cutOffCallResult(call.name), isError: true };
+  } else {
+    const refusal = await askApproval(call, context);
+    if (refusal) {
+      emit({ type: 'tool_result', id: call.id, name: call.name, content: refusal.content, isError: refusal.isError });
+      return toolResultBlock(call.id, refusal);
+    }
+    context.setState('running_tool');
+    // A concurrent call's plan moves are its helper's, and other calls run meanwhile: not this call's step.
+    if (!tools.find((t) => t.name === call.name)?.concurrent) planVersion = session.plan.version;
+    const live = new LiveOutput((chunk, skipped) => emit({ type: 'tool_output', id: call.id, chunk, ...(skipped > 0 ? { skipped } : {}) }));
+    result = await runToolCall(tools, call, {
+      workspace: session.workspace,
+      sessionId: session.id,
+      sandbox: context.sandbox,
+      secrets: context.secrets,
+      network: context.network,
+      signal,
+      onOutput: (chunk) => live.push(chunk),
+      beforeFileChange: changes ? (file) => changes.beforeFileChange(file) : undefined,
+    });
+    live.flush();
+    // Read back what the call left on disk, even when it was stopped midway.
+    await changes?.afterToolCall();
+    if (signal.aborted) result = { content: `${CANCELLED_RESULT}\n\n${result.content}`, isError: true };
+  }
+  const pictures = resultPictures(result);
+  const images = pictures.length ? { images: pictures.map((image) => session.keepImage(image)) } : {};
+  const step = planVersion === undefined ? null : todoCallStep(session.plan.history, planVersion);
+  emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError, ...images, ...step });
+  if (planVersion !== undefined) context.ran(planVersion);
+  return toolResultBlock(call.id, result);
 }
 
 /** Asks the person when the approval mode wants it: the result to give the model instead of running the call, or null to run it. */

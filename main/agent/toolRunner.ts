@@ -8,13 +8,21 @@ export interface AgentTool extends Tool {
   modelSchema?: ApiTool['input_schema'];
   /** For an MCP server's tool: which server and tool it calls (the approval card shows them). */
   mcp?: { server: string; tool: string; serverRule: string };
+  /**
+   * Calls of this tool in one answer run side by side (each `delegate` waits for its helper): the
+   * round starts them in order and awaits them together; every other call still runs one by one.
+   */
+  concurrent?: boolean;
+  /** Not offered to the model, but answered if it calls it anyway (a helper's `delegate` refusal). */
+  hidden?: boolean;
 }
 
 export function toolDefinitions(tools: readonly AgentTool[]): ApiTool[] {
-  return tools.map((tool, index) => {
+  const offered = tools.filter((tool) => !tool.hidden);
+  return offered.map((tool, index) => {
     const definition: ApiTool = { name: tool.name, description: tool.description, input_schema: modelSchemaOf(tool) };
     // The tool list is part of the stable prefix: cache it with the system prompt.
-    if (index === tools.length - 1) definition.cache_control = { type: 'ephemeral' };
+    if (index === offered.length - 1) definition.cache_control = { type: 'ephemeral' };
     return definition;
   });
 }
@@ -36,7 +44,13 @@ function modelSchemaOf(tool: AgentTool): ApiTool['input_schema'] {
 export async function runToolCall(tools: readonly AgentTool[], call: ToolUseBlock, context: ToolContext): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) {
-    return { isError: true, content: `There is no tool named "${call.name}". Available tools: ${tools.map((t) => t.name).join(', ')}.` };
+    return {
+      isError: true,
+      content: `There is no tool named "${call.name}". Available tools: ${tools
+        .filter((t) => !t.hidden)
+        .map((t) => t.name)
+        .join(', ')}.`,
+    };
   }
   const parsed = tool.inputSchema.safeParse(call.input);
   if (!parsed.success) {

@@ -4,7 +4,12 @@ import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { DisposableStore, type Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
-import { Agent } from '../agent/agent';
+import { Agent, type AgentOptions } from '../agent/agent';
+import { createDelegateTool, helperDelegateRefusal } from '../helpers/delegateTool';
+import { HelperPool } from '../helpers/helperPool';
+import { helperSecrets } from '../helpers/helperSecrets';
+import { helperWorktrees } from '../helpers/helperWorktrees';
+import { readHelperSettings } from '../settings/helperSettings';
 import { ModelCatalogue } from '../models/modelCatalogue';
 import { ChangeCleanup } from '../changes/changeCleanup';
 import { ChangeTracker } from '../changes/changeTracker';
@@ -68,6 +73,8 @@ export class KeelCore implements HandlerContext {
   private sandbox: WorkspaceSandbox | null = null;
   /** The open session's network policy (the sandbox's proxy asks it about hosts nobody listed). */
   private network: NetworkPolicy | null = null;
+  /** The open session's helpers (the agent's delegate calls). */
+  private helperPool: HelperPool | null = null;
   private readonly events: Emitter<[CoreEvent]>;
   private readonly terminalOutput: Emitter<Parameters<TerminalOutputListener>>;
   /** What the open session's agent, plan and changes are subscribed to. */
@@ -123,7 +130,7 @@ export class KeelCore implements HandlerContext {
       ...attachmentHandlers(this),
       ...mcpHandlers(this),
       ...modelHandlers(this),
-      ...helperHandlers({ helpers: () => null }),
+      ...helperHandlers({ helpers: () => this.helperPool }),
     };
   }
 
@@ -212,28 +219,38 @@ export class KeelCore implements HandlerContext {
       resolve: this.options.resolveHost,
     });
     this.network = network;
-    const agent = new Agent({
+    const shared = this.agentOptions(session, network);
+    const tools = () => this.options.tools?.() ?? [];
+    const sandbox = this.sandboxFor(session.workspace);
+    const helpers: HelperPool = new HelperPool({
       session,
-      settings: () => this.modelSettings(),
-      tools: this.options.tools?.() ?? [],
-      approvalMode: () => this.approvalMode(session),
+      worktrees: () => helperWorktrees(session.workspace, this.options.dataDir, this.options.log),
+      settings: () => readHelperSettings(this.options.dataDir),
       changes,
-      dataDir: this.options.dataDir,
-      // A headless run has one task: it waits for its servers as long as they may take to start.
-      // The window waits a little for a server still starting, then goes on without it.
-      moreTools: (signal) => this.mcp.tools(this.options.headless ? (this.options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : MCP_WINDOW_WAIT_MS, signal),
-      alwaysAllowed: () => [...this.mcp.alwaysAllowed(), ...listedNetworkRules(this.options.dataDir, networkEnv)],
-      allowAlways: (rule) => {
-        const host = hostOfNetworkRule(rule);
-        if (host !== null) return network.allowAlways(host);
-        setMcpAlwaysAllowed(this.options.dataDir, rule, true);
-        this.emit('mcp.changed', this.mcp.list());
-      },
-      sandbox: this.sandboxFor(session.workspace),
-      secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
-      models: this.models,
-      network,
+      // A helper gets the main agent's tools but delegate, in its own session; its cards wait with the main agent's.
+      createAgent: (child, id, changes, inPlace): Agent =>
+        new Agent({
+          ...shared,
+          session: child,
+          tools: [...tools(), helperDelegateRefusal],
+          ...(changes ? { changes } : {}),
+          // The sandbox confines writes to the folder: a helper in its own worktree (under the data
+          // folder, which is otherwise secret) runs its commands unconfined.
+          ...(inPlace ? { sandbox } : { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir) }),
+          helper: { id, approvals: agent.approvals },
+        }),
+      changed: (info) => this.emit('helper.changed', info),
+      event: (helper, event) => this.emit('helper.event', { helper, event }),
+      log: this.options.log,
     });
+    const agent: Agent = new Agent({
+      ...shared,
+      session,
+      tools: [...tools(), createDelegateTool((input, signal) => helpers.delegate(input, signal))],
+      changes,
+      sandbox,
+    });
+    this.helperPool = helpers;
     this.refreshModels();
     this.agent = agent;
     const liveCalls = new LiveCallsTracker();
@@ -260,6 +277,29 @@ export class KeelCore implements HandlerContext {
     this.emit('plan.changed', snapshot(session.plan));
     this.emit('changes.changed', {});
     return ok(info);
+  }
+
+  /** What every agent of the session is built with, the main agent's and its helpers'. */
+  private agentOptions(session: WorkspaceSession, network: NetworkPolicy): Omit<AgentOptions, 'session' | 'tools'> {
+    const networkEnv = this.options.settingsEnv ?? process.env;
+    return {
+      settings: () => this.modelSettings(),
+      approvalMode: () => this.approvalMode(session),
+      dataDir: this.options.dataDir,
+      // A headless run has one task: it waits for its servers as long as they may take to start.
+      // The window waits a little for a server still starting, then goes on without it.
+      moreTools: (signal) => this.mcp.tools(this.options.headless ? (this.options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : MCP_WINDOW_WAIT_MS, signal),
+      alwaysAllowed: () => [...this.mcp.alwaysAllowed(), ...listedNetworkRules(this.options.dataDir, networkEnv)],
+      allowAlways: (rule) => {
+        const host = hostOfNetworkRule(rule);
+        if (host !== null) return network.allowAlways(host);
+        setMcpAlwaysAllowed(this.options.dataDir, rule, true);
+        this.emit('mcp.changed', this.mcp.list());
+      },
+      secrets: secretPaths({ home: homedir(), dataDir: this.options.dataDir }),
+      models: this.models,
+      network,
+    };
   }
 
   /** The open workspace's sandbox: kept while the folder stays open, started (checked) at once. */

@@ -27,6 +27,10 @@ export interface ApprovalGateOptions {
   allowAlways?: (rule: string) => void;
   /** Whether commands run in the OS sandbox now (its start-up check passed). */
   sandboxed?: () => boolean;
+  /** Where the cards wait: a helper's go to the main agent's, so the person answers them in one place. */
+  broker?: ApprovalBroker;
+  /** The helper whose gate this is: its cards say so (`ApprovalRequest.helper`). */
+  helper?: string;
 }
 
 /** What the gate tells the loop while a card waits. */
@@ -50,12 +54,14 @@ type GateSession = Pick<WorkspaceSession, 'workspace' | 'approvalRules' | 'allow
  * change, the MCP server and arguments), waits for the answer and keeps an "allow" rule.
  */
 export class ApprovalGate {
-  readonly broker = new ApprovalBroker();
+  readonly broker: ApprovalBroker;
 
   constructor(
     private readonly session: GateSession,
     private readonly options: ApprovalGateOptions = {},
-  ) {}
+  ) {
+    this.broker = options.broker ?? new ApprovalBroker();
+  }
 
   /** The card this call needs, or null when it goes ahead without asking. */
   async requestFor(call: ToolUseBlock, tool: AgentTool | undefined): Promise<Omit<ApprovalRequest, 'id'> | null> {
@@ -121,7 +127,7 @@ export class ApprovalGate {
     }
     const request = await this.requestFor(call, tool);
     if (!request) return { run: true };
-    const asked = this.broker.ask(request, signal);
+    const asked = this.broker.ask(this.options.helper ? { ...request, helper: this.options.helper } : request, signal);
     events.waiting(asked.request);
     const answer = await asked.decision;
     events.answered(asked.request.id, answer.decision);

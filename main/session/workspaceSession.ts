@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ChatMessage } from '../agent/messageTypes';
 import { canonicalPath } from '../platform/paths';
 import type { CompactionRecord } from '../agent/compaction/compactionRecord';
@@ -61,6 +61,8 @@ export class WorkspaceSession {
   private lock: SessionLock | null = null;
   /** Pictures of the conversation, shared by every session in the data folder. */
   readonly images: ImageBlobStore;
+  /** A helper's session answers "allow for this session" with its parent's rules (see forHelper). */
+  private parent: WorkspaceSession | null = null;
 
   private constructor(
     readonly workspace: string,
@@ -131,16 +133,18 @@ export class WorkspaceSession {
 
   /** What "Allow for this session" answers have allowed (e.g. "command:npm"), until revoked. */
   get approvalRules(): ReadonlySet<string> {
-    return this.rules;
+    return this.parent?.approvalRules ?? this.rules;
   }
 
   allowForSession(rule: string): void {
+    if (this.parent) return this.parent.allowForSession(rule);
     if (this.rules.has(rule)) return;
     this.rules.add(rule);
     this.transcript.append({ type: 'approval_rule', rule, allowed: true, at: new Date().toISOString() });
   }
 
   revokeRule(rule: string): void {
+    if (this.parent) return this.parent.revokeRule(rule);
     if (!this.rules.delete(rule)) return;
     this.transcript.append({ type: 'approval_rule', rule, allowed: false, at: new Date().toISOString() });
   }
@@ -203,6 +207,31 @@ export class WorkspaceSession {
       return session;
     }
     return WorkspaceSession.create(workspace, dir, dataDir);
+  }
+
+  /**
+   * A helper's own session (main/helpers/): a fresh conversation, its own plan and its own
+   * transcript beside the parent's (`<id>.helpers/<helperId>.jsonl`), working in `workspace` (its
+   * worktree, or the folder itself). "Allow for this session" answers are the parent's, both ways.
+   */
+  static forHelper(parent: WorkspaceSession, helperId: string, workspace: string): WorkspaceSession {
+    const dir = join(dirname(parent.transcriptPath), `${parent.id}.helpers`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const transcript = new TranscriptWriter(join(dir, `${helperId}.jsonl`));
+    transcript.append({ type: 'session', format: TRANSCRIPT_FORMAT, id: parent.id, workspace, createdAt: new Date().toISOString() });
+    const session = new WorkspaceSession(
+      workspace,
+      // The parent's id: the sandbox's temp folder and the change records are the session's.
+      parent.id,
+      join(dir, `${helperId}.jsonl`),
+      new PlanStore(),
+      transcript,
+      [],
+      { messages: [], agentSeenVersion: 0, usage: emptyUsage(), approvalRules: new Set(), approvalMode: null, effort: parent.effort },
+      parent.images,
+    );
+    session.parent = parent;
+    return session;
   }
 
   private holding(lock: SessionLock): this {

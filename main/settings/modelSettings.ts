@@ -42,6 +42,11 @@ export const SettingsFileSchema = z
       .optional(),
     /** Whether agent commands run in the OS sandbox (KEEL_SANDBOX wins): see main/sandbox. */
     sandbox: SandboxSettingSchema.optional(),
+    /** Helpers the agent delegates plan steps to (main/helpers/): how many at once, and when one counts as stalled. */
+    helpers: z
+      .object({ max: z.number().int().min(1).max(20).optional(), stallSeconds: z.number().int().min(1).max(86_400).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -1,0 +1,20 @@
+import type { RequestOutput } from '../../common/contract';
+import type { HelperWorktree, MergeOutcome, MergeStrategy } from './git';
+
+/*
+ * What the helpers need of git (main/helpers/git/): a worktree per helper made from the folder as
+ * it is now, its changes, a three-way merge back into the folder, its removal. The pool codes
+ * against this shape; without git there is none and helpers work one at a time in the folder.
+ */
+
+export type { HelperWorktree, MergeOutcome, MergeStrategy };
+
+export interface Worktrees {
+  create(helperId: string): Promise<HelperWorktree>;
+  /** Workspace-relative paths the helper changed in its worktree. */
+  changedFiles(worktree: HelperWorktree): Promise<string[]>;
+  merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;
+  /** The helper's version of its changed files beside the base and the folder's, for the person. */
+  version(worktree: HelperWorktree): Promise<RequestOutput<'helper.openVersion'>>;
+  remove(worktree: HelperWorktree): Promise<void>;
+}
