@@ -12,8 +12,7 @@ export function HelperVersion({ version }: { version: Version }) {
   return (
     <div className="helper-version">
       <p className="helper-worktree">
-        {t('helpers.worktree')}
-        <code>{version.worktree}</code>
+        {t('helpers.worktree')} <code>{version.worktree}</code>
       </p>
       {version.files.map((file) => (
         <VersionFile key={file.path} file={file} />

@@ -9,7 +9,8 @@ import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 
 /*
- * A helper whose change conflicts with the folder, on the board (issue 25.3): the folder keeps the
+ * A helper whose change conflicts with the folder, on the board (issue 25.3): its command's
+ * approval card says which helper asks while its step says it waits for approval; the folder keeps the
  * person's text, the step's helper says "conflict" with the file, Open shows its worktree and the
  * folder's text against the helper's, and "Take its version" merges it into the folder.
  */
@@ -64,7 +65,7 @@ beforeAll(async () => {
         {
           name: 'helper',
           firstMessage: (first) => first.includes(INSTRUCTIONS),
-          script: [reply(toolUse('write_file', { path: 'README.md', content: THEIRS })), written.step],
+          script: [reply(toolUse('bash', { command: 'mkdir -p build' })), reply(toolUse('write_file', { path: 'README.md', content: THEIRS })), written.step],
         },
       ],
     },
@@ -80,9 +81,16 @@ afterAll(async () => {
 });
 
 describe('a helper’s conflict on the board (keel web)', () => {
-  test('leaves the folder as it is and shows the conflict with its file', async () => {
+  test('asks as itself, then leaves the folder as it is and shows the conflict with its file', async () => {
     await page.getByRole('textbox', { name: 'Message to the agent' }).fill(TASK);
     await page.keyboard.press('Enter');
+    // Its command waits for the person: the card says which helper asks, the board what it waits for.
+    const card = page.locator('section.approval-card[data-helper="helper-1"]');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.locator('.approval-helper').innerText()).toBe('Asked by helper-1');
+    await expect.poll(() => panel(page).locator('.helper-state').innerText()).toBe('waiting for approval of bash');
+    await screenshot(page, 'helpers-approval-1280-light', { always: true });
+    await card.getByRole('button', { name: 'Allow once' }).click();
     await written.arrived;
     // The person changes the same line while the helper works in its own worktree.
     expect(readme()).toBe(START);
