@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reply, text, textOf, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
 import { board, screenshot } from './support/board';
+import { connectKeelSocket } from './support/keelSocket';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 
@@ -75,6 +76,13 @@ async function accessibilityProblems(p: Page): Promise<string[]> {
     return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
+async function setLanguage(language: 'en' | 'zh-CN'): Promise<void> {
+  const socket = await connectKeelSocket(scripted.keel.url);
+  const result = await socket.request('settings.update', { language });
+  socket.close();
+  if (!result.ok) throw new Error(result.error.message);
 }
 
 function git(...args: string[]): void {
@@ -208,6 +216,16 @@ describe('helpers on the board (keel web)', () => {
     await expect.poll(() => shown(dark, 'helper-2'), { timeout: 10_000 }).toEqual({ state: 'thinking', plan: [B_REWORDED, B_RUN] });
     await screenshot(dark, 'helpers-board-1280-dark', { always: true });
     expect(await accessibilityProblems(dark)).toEqual([]);
+
+    // The same board in 中文.
+    await setLanguage('zh-CN');
+    await dark.reload();
+    await dark.locator('html[lang="zh-CN"]').waitFor();
+    await expect.poll(() => shown(dark, 'helper-1').then((s) => s.state), { timeout: 10_000 }).toBe('已停止');
+    expect((await shown(dark, 'helper-2')).state).toBe('正在思考');
+    expect(await panel(dark, 'helper-2').getByRole('button', { name: '停止 helper-2' }).count()).toBe(1);
+    await screenshot(dark, 'helpers-board-1280-dark-zh', { always: true });
+    await setLanguage('en');
     await scripted.closePages();
   }, 60_000);
 
