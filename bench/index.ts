@@ -22,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   mentions: async () => (await import('./mentions')).benchMentions(),
   mcp: async () => (await import('./mcp')).benchMcp(),
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
+  helperWorktree: async () => (await import('./helperWorktree')).benchHelperWorktree(),
 };
 
 const unknown = only.filter((name) => !(name in benches));

@@ -60,6 +60,9 @@ export async function runTask(args: RunArgs): Promise<number> {
     if (event.channel === 'plan.changed') {
       if (args.json) emit({ type: 'plan', ...event.payload });
       else printer.plan(event.payload);
+    } else if (event.channel === 'helper.changed') {
+      if (args.json) emit({ type: 'helper', ...event.payload });
+      else printer.helper(event.payload);
     } else if (event.channel === 'agent.event') {
       if (args.json) emit(event.payload);
       else printer.event(event.payload);

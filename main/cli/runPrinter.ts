@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../common/agentEvents';
 import type { PlanSnapshot } from '../../common/contract';
+import { isHelperEnded, type HelperInfo, type HelperState } from '../../common/helpers';
 import { planProgress, renderPlan } from '../../common/plan/render';
 import { describeCompaction } from '../../common/contextWindow';
 import { ControlStripper, stripControls } from './controlStripper';
@@ -15,6 +16,7 @@ export interface Output {
  */
 export class RunPrinter {
   private atLineStart = true;
+  private readonly helperStates = new Map<string, HelperState>();
   private readonly text = new ControlStripper();
 
   constructor(private readonly out: Output) {}
@@ -34,6 +36,15 @@ export class RunPrinter {
       ready ? `\nReady to start: ${ready}` : '',
     );
     this.line(`\n── Plan (${completed}/${total} done, changed by ${who}) ──\n${steps}\n`);
+  }
+
+  /** A helper's state as it changes (its own text and calls are not printed: they would interleave). */
+  helper(info: HelperInfo): void {
+    if (info.state === this.helperStates.get(info.id)) return;
+    this.helperStates.set(info.id, info.state);
+    const tool = info.tool && (info.state === 'tool' || info.state === 'waiting_approval') ? ` ${info.tool}` : '';
+    const files = isHelperEnded(info.state) && info.changedFiles.length > 0 ? ` (${info.changedFiles.join(', ')}; ${info.merge})` : '';
+    this.line(`  ◆ ${info.id} #${info.item}: ${info.state}${tool}${files}${info.reason ? ` — ${info.reason}` : ''}`);
   }
 
   event(event: AgentEvent): void {

@@ -28,6 +28,8 @@ export class Helper {
   private readonly eventEmitter = new Emitter<[AgentEvent]>();
   private agent: Agent | null = null;
   private stopped: HelperReasonCode | null = null;
+  /** Said with the stall's reason: how long it was quiet. */
+  stalledDetail: string | undefined;
   /** Its own session (conversation, plan, transcript) once it started. */
   session: WorkspaceSession | null = null;
   worktree: HelperWorktree | null = null;
@@ -91,7 +93,9 @@ export class Helper {
     this.session = session;
     if (this.stopped) return null;
     this.agent = agent;
-    const watch = new StallWatch(this.stallSeconds * 1000, () => this.stop('stalled'));
+    const watch = new StallWatch(this.stallSeconds * 1000, () => {
+      if (this.stop('stalled')) this.stalledDetail = `No progress for ${this.stallSeconds} s (helpers.stallSeconds).`;
+    });
     const subscriptions = [
       agent.on((event) => {
         watch.progress();

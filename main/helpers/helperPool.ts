@@ -47,6 +47,8 @@ export class HelperPool implements HelperControl {
 
   constructor(private readonly options: HelperPoolOptions) {
     this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id));
+    // Asked now, so what a crashed Keel left of this folder's worktrees is swept at open.
+    void this.worktrees();
   }
 
   list(): HelperInfo[] {
@@ -133,7 +135,15 @@ export class HelperPool implements HelperControl {
       const stopped = helper.stopRequested;
       const changedFiles = worktrees && helper.worktree ? await worktrees.changedFiles(helper.worktree) : [...touched].sort();
       const ended = new Date().toISOString();
-      if (stopped) helper.update({ state: 'stopped', ...Helper.reasonOf(stopped), answer, changedFiles, endedAt: ended });
+      // A stall is a failure (it hung); a stop is someone's choice.
+      if (stopped)
+        helper.update({
+          state: stopped === 'stalled' ? 'failed' : 'stopped',
+          ...Helper.reasonOf(stopped, helper.stalledDetail),
+          answer,
+          changedFiles,
+          endedAt: ended,
+        });
       else if (!result || result.outcome === 'error' || result.outcome === 'refused')
         helper.update({
           state: 'failed',

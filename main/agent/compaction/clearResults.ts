@@ -3,6 +3,9 @@ import { estimateTokens } from '../../../common/contextWindow';
 import type { ChatMessage } from '../messageTypes';
 import { clearedPlaceholder, isCleared } from './placeholder';
 
+/** A helper's result (main/helpers/) is the only record of its work the model gets: never cleared. */
+const KEPT_TOOLS = new Set(['delegate']);
+
 /** Results answering the last few rounds are never cleared: the model is working with them. */
 export const KEEP_RECENT_ROUNDS = 3;
 
@@ -16,7 +19,7 @@ export interface ClearedResult {
 /**
  * Stage 1: which older tool results to replace by a placeholder to free `tokensToFree` tokens.
  * Results with images go first, then the biggest. Only the content of a tool_result changes, so
- * every tool_use keeps its tool_result and the history stays valid. Pure.
+ * every tool_use keeps its tool_result and the history stays valid. Helpers' results stay. Pure.
  */
 export function chooseResultsToClear(messages: readonly ChatMessage[], options: { keepRounds: number; tokensToFree: number }): ClearedResult[] {
   const protectedFrom = firstProtectedIndex(messages, options.keepRounds);
@@ -28,6 +31,7 @@ export function chooseResultsToClear(messages: readonly ChatMessage[], options: 
     for (const block of message.content as ContentBlockParam[]) {
       if (block.type === 'tool_use') calls.set(block.id, block);
       if (block.type !== 'tool_result' || isCleared(block)) continue;
+      if (KEPT_TOOLS.has(calls.get(block.tool_use_id)?.name ?? '')) continue;
       const placeholder = clearedPlaceholder(calls.get(block.tool_use_id), block);
       const freed = estimateTokens(block.content ?? '') - estimateTokens(placeholder);
       const image = Array.isArray(block.content) && block.content.some((part) => part.type === 'image');

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** Why a helper's git plumbing failed, as a code the caller branches on (the message is for logs). */
 export type HelperGitErrorCode = 'git_missing' | 'not_git' | 'git_failed' | 'bad_helper_id' | 'worktree_missing';
@@ -75,6 +76,9 @@ export function git(args: readonly string[], options: GitOptions): Promise<GitRe
         const errText = stderr.toString('utf8');
         if (!error) return resolve({ stdout, stderr: errText, code: 0 });
         const code = (error as NodeJS.ErrnoException).code;
+        // A missing cwd fails the spawn with the same ENOENT as a missing git.
+        if (code === 'ENOENT' && !existsSync(options.cwd))
+          return reject(new HelperGitError('git_failed', `git ${args[0] ?? ''}: ${options.cwd} does not exist`));
         if (code === 'ENOENT') return reject(new HelperGitError('git_missing', 'git is not installed or not on the PATH'));
         if (typeof code === 'number' && options.okCodes?.includes(code)) return resolve({ stdout, stderr: errText, code });
         reject(new HelperGitError('git_failed', `git ${args.join(' ')} failed (${String(code ?? error.message)}): ${errText.trim()}`));

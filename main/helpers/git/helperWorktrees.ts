@@ -1,15 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ABSENT, readDiskState, readTreeState, type FileState } from './fileState';
+import type { FileState } from './fileState';
 import { git, gitLine, HelperGitError } from './gitCommand';
-import { processAlive, readOwnerMarker, writeOwnerMarker } from './ownerMarker';
+import { chooseWrites, planFiles, type MergeStrategy, type PlannedFile } from './mergePlan';
 import { locateRepository, type WorkspaceRepository } from './repository';
-import { resolveFile, type Resolution } from './resolveFile';
 import { snapshotCommit, snapshotTree } from './snapshot';
-import { diffTrees } from './treeDiff';
-import { writeStates, type PlannedWrite } from './writeStates';
+import { SparePool, type SpareWorktree } from './sparePool';
+import { diffTrees, type TreeChange } from './treeDiff';
+import { claimEntryName, claimSpareName, removeEntry, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
+import { writeStates } from './writeStates';
+
+export type { MergeStrategy } from './mergePlan';
 
 export interface HelperWorktree {
   helperId: string;
@@ -21,17 +25,15 @@ export interface HelperWorktree {
   base: string;
 }
 
-export type MergeStrategy = 'three_way' | 'theirs' | 'markers';
-
 export type MergeOutcome =
   /**
    * Applied into the folder. `files`: every file the helper changed (workspace-relative).
    * `conflicted`: those that overlapped and were written per the strategy ('theirs': the helper's
-   * version; 'markers': with conflict markers); absent or empty for a clean merge.
+   * version; 'markers': with conflict markers); absent for a clean merge.
    */
   | { kind: 'merged'; files: string[]; conflicted?: string[] }
   | { kind: 'nothing' }
-  /** Nothing was written: the folder is byte for byte as it was. */
+  /** Nothing was written: every file of the folder is byte for byte as it was. */
   | { kind: 'conflict'; files: string[] };
 
 export interface VersionFile {
@@ -48,12 +50,8 @@ export interface VersionFile {
 const HELPER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const SNAPSHOT_MESSAGE = 'Keel: the folder when a helper started';
 
-interface PlannedFile {
-  path: string;
-  base: FileState;
-  ours: FileState;
-  theirs: FileState;
-  resolution: Resolution;
+interface WorkspaceContext extends EntryPlace {
+  repo: WorkspaceRepository;
 }
 
 /**
@@ -64,30 +62,36 @@ interface PlannedFile {
 export class HelperWorktrees {
   private located: Promise<WorkspaceContext> | null = null;
   private merging: Promise<unknown> = Promise.resolve();
+  private readonly spares: SparePool;
 
-  constructor(private readonly options: { workspace: string; dataDir: string }) {}
+  /**
+   * `spares`: how many ready worktrees to keep (default 0: each helper waits for a checkout of the
+   * whole repository; with one or more, `create()` takes one and rewrites only what differs).
+   */
+  constructor(private readonly options: { workspace: string; dataDir: string; spares?: number }) {
+    this.spares = new SparePool(
+      () => this.makeSpare(),
+      async (spare) => removeEntry(await this.context(), spare.name),
+      options.spares ?? 0,
+    );
+  }
 
   /** A new worktree holding the folder as it is now. */
   async create(helperId: string): Promise<HelperWorktree> {
     if (!HELPER_ID.test(helperId)) throw new HelperGitError('bad_helper_id', `not a helper id: ${JSON.stringify(helperId)}`);
-    const repo = await this.repo();
-    const home = await this.home();
-    await mkdir(home, { recursive: true });
-    const name = await this.claimName(home, helperId, repo.workspace);
-    const root = path.join(home, name);
-    const ref = await this.refOf(name);
+    const place = await this.context();
+    const name = await claimEntryName(place, helperId);
+    const root = path.join(place.home, name);
     try {
-      const base = await this.withScratch(async (scratch) => {
-        const tree = await snapshotTree({ folder: repo.workspace, indexFile: repo.indexFile, scratch });
-        return snapshotCommit(repo.workspace, tree, SNAPSHOT_MESSAGE);
-      });
+      const base = await this.snapshotWorkspace(place);
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
-      await git(['update-ref', ref, base], { cwd: repo.workspace });
-      await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: repo.workspace });
-      return { helperId, root, path: repo.prefix === '' ? root : path.join(root, ...repo.prefix.split('/').filter(Boolean)), base };
+      await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
+      if (!(await this.useSpare(place, root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: place.workspace });
+      const prefixParts = place.repo.prefix.split('/').filter(Boolean);
+      return { helperId, root, path: path.join(root, ...prefixParts), base };
     } catch (error) {
-      await this.removeEntry(repo.workspace, home, name);
+      await removeEntry(place, name);
       throw error;
     }
   }
@@ -121,8 +125,7 @@ export class HelperWorktrees {
 
   /** Removes the worktree, its git metadata, its ref and its marker. */
   async remove(wt: HelperWorktree): Promise<void> {
-    const repo = await this.repo();
-    await this.removeEntry(repo.workspace, await this.home(), path.basename(wt.root));
+    await removeEntry(await this.context(), path.basename(wt.root));
   }
 
   /**
@@ -130,137 +133,103 @@ export class HelperWorktrees {
    * what git still records of them. Returns how many worktrees it removed.
    */
   async sweep(): Promise<number> {
-    let repo: WorkspaceRepository;
+    let place: WorkspaceContext;
     try {
-      repo = await this.repo();
+      place = await this.context();
     } catch {
       return 0;
     }
-    const home = await this.home();
-    let names: string[];
-    try {
-      names = await readdir(home);
-    } catch {
-      names = [];
-    }
-    const live = new Set<string>();
-    const dead = new Set<string>();
-    for (const entry of names) {
-      if (entry.startsWith('.tmp-')) {
-        const pid = Number(entry.split('-')[1]);
-        if (!processAlive(pid)) await rm(path.join(home, entry), { recursive: true, force: true });
-        continue;
-      }
-      const name = entry.endsWith('.json') ? entry.slice(0, -'.json'.length) : entry;
-      if (live.has(name) || dead.has(name)) continue;
-      const marker = await readOwnerMarker(path.join(home, `${name}.json`));
-      if (marker !== null && processAlive(marker.pid)) live.add(name);
-      else dead.add(name);
-    }
-    for (const name of dead) await this.removeEntry(repo.workspace, home, name);
-    // Refs whose worktree is gone (a crash between the ref and the worktree).
-    const { refPrefix } = await this.context();
-    const refs = await gitLine(['for-each-ref', '--format=%(refname)', refPrefix], { cwd: repo.workspace });
-    for (const ref of refs.split('\n').filter(Boolean)) {
-      const name = ref.slice(refPrefix.length);
-      if (!live.has(name) && !dead.has(name)) await git(['update-ref', '-d', ref], { cwd: repo.workspace });
-    }
-    await git(['worktree', 'prune'], { cwd: repo.workspace });
-    return dead.size;
+    return sweepEntries(place);
+  }
+
+  /** Makes ready worktrees (`count`, default the `spares` option or 1) so the next helpers start at once. */
+  async prepare(count = Math.max(1, this.options.spares ?? 0)): Promise<void> {
+    await this.context();
+    await this.spares.fill(count);
+  }
+
+  /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
+  async dispose(): Promise<void> {
+    await this.spares.dispose();
   }
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
-    const repo = await this.repo();
+    const place = await this.context();
     const files = await this.plan(wt);
     if (files.length === 0) return { kind: 'nothing' };
-    const writes: PlannedWrite[] = [];
-    const conflicted: string[] = [];
-    const unwritable: string[] = [];
-    for (const file of files) {
-      const { resolution } = file;
-      if (resolution.kind === 'keep') continue;
-      if (resolution.kind === 'write') {
-        writes.push({ path: file.path, before: file.ours, after: resolution.state });
-        continue;
-      }
-      conflicted.push(file.path);
-      const after = strategy === 'theirs' ? file.theirs : strategy === 'markers' ? resolution.markers : null;
-      if (after === null || after.kind === 'blocked' || file.ours.kind === 'blocked') unwritable.push(file.path);
-      else writes.push({ path: file.path, before: file.ours, after });
-    }
+    const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
     if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
     if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
-    await writeStates(repo.workspace, writes);
+    await writeStates(place.workspace, writes);
     const paths = files.map((file) => file.path);
     return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
   }
 
-  /** Every changed file with its three versions and how it merges. */
   private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
-    const repo = await this.repo();
+    const place = await this.context();
     const changes = await this.helperChanges(wt);
-    return this.withScratch(async (scratch) => {
-      const labels = { ours: 'folder', base: 'when the helper started', theirs: wt.helperId };
-      const files: PlannedFile[] = [];
-      for (const change of changes) {
-        const [base, ours, theirs] = await Promise.all([
-          readTreeState(wt.path, change.path, change.before),
-          readDiskState(repo.workspace, change.path),
-          change.after === null ? Promise.resolve(ABSENT) : readDiskState(wt.path, change.path),
-        ]);
-        files.push({ path: change.path, base, ours, theirs, resolution: await resolveFile(base, ours, theirs, { scratch, labels }) });
-      }
-      return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    });
+    return withScratch(place, (scratch) =>
+      planFiles({
+        workspace: place.workspace,
+        helperFolder: wt.path,
+        prefix: place.repo.prefix,
+        changes,
+        scratch,
+        labels: { ours: 'folder', base: 'when the helper started', theirs: wt.helperId },
+      }),
+    );
   }
 
-  private async helperChanges(wt: HelperWorktree) {
+  /** The helper's folder snapshotted like the workspace (a copy of its own index), against its base. */
+  private async helperChanges(wt: HelperWorktree): Promise<TreeChange[]> {
+    const place = await this.context();
+    if (!existsSync(wt.path)) throw new HelperGitError('worktree_missing', `${wt.helperId}'s worktree ${wt.path} is gone`);
     const indexFile = path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
-    const tree = await this.withScratch((scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
+    const tree = await withScratch(place, (scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
     return diffTrees(wt.path, wt.base, tree);
   }
 
-  /** The first free `<helperId>`, `<helperId>-2`, … of this workspace, claimed by writing its marker. */
-  private async claimName(home: string, helperId: string, workspace: string): Promise<string> {
-    const taken = new Set(await readdir(home));
-    for (let n = 1; ; n++) {
-      const name = n === 1 ? helperId : `${helperId}-${n}`;
-      if (taken.has(name) || taken.has(`${name}.json`)) continue;
-      const markerFile = path.join(home, `${name}.json`);
-      try {
-        await writeOwnerMarker(markerFile, { pid: process.pid, helperId, workspace, createdAt: new Date().toISOString() });
-        return name;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
+  private snapshotWorkspace(place: WorkspaceContext): Promise<string> {
+    return withScratch(place, async (scratch) => {
+      const tree = await snapshotTree({ folder: place.workspace, indexFile: place.repo.indexFile, scratch });
+      return snapshotCommit(place.workspace, tree, SNAPSHOT_MESSAGE);
+    });
   }
 
-  private async removeEntry(workspace: string, home: string, name: string): Promise<void> {
-    const root = path.join(home, name);
+  /**
+   * Moves a ready worktree to `root` and checks out the snapshot in it, rewriting only the files
+   * that differ from the spare's older snapshot. False when there is no spare (or it failed).
+   */
+  private async useSpare(place: WorkspaceContext, root: string, commit: string): Promise<boolean> {
+    const spare = await this.spares.take();
+    if (spare === null) return false;
     try {
-      await git(['worktree', 'remove', '--force', '--force', root], { cwd: workspace });
+      await git(['worktree', 'move', spare.root, root], { cwd: place.workspace });
+      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
+      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
+      await rm(path.join(place.home, `${spare.name}.json`), { force: true });
+      return true;
     } catch {
-      // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes anyway.
+      await removeEntry(place, spare.name);
+      await rm(root, { recursive: true, force: true });
+      await git(['worktree', 'prune'], { cwd: place.workspace });
+      return false;
     }
-    await rm(root, { recursive: true, force: true });
-    await git(['worktree', 'prune'], { cwd: workspace });
-    await git(['update-ref', '-d', await this.refOf(name)], { cwd: workspace });
-    await rm(path.join(home, `${name}.json`), { force: true });
   }
 
-  private async withScratch<T>(work: (scratch: string) => Promise<T>): Promise<T> {
-    const scratch = path.join(await this.home(), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-    await mkdir(scratch, { recursive: true });
+  private async makeSpare(): Promise<SpareWorktree> {
+    const place = await this.context();
+    const name = await claimSpareName(place);
+    const root = path.join(place.home, name);
     try {
-      return await work(scratch);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
+      const commit = await this.snapshotWorkspace(place);
+      // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
+      await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: place.workspace });
+      return { name, root, commit };
+    } catch (error) {
+      await removeEntry(place, name);
+      throw error;
     }
-  }
-
-  private repo(): Promise<WorkspaceRepository> {
-    return this.context().then((context) => context.repo);
   }
 
   /** The repository, this workspace's key (its real path hashed) and where its worktrees live. */
@@ -270,21 +239,6 @@ export class HelperWorktrees {
     this.located.catch(() => (this.located = null));
     return this.located;
   }
-
-  private async home(): Promise<string> {
-    return (await this.context()).home;
-  }
-
-  private async refOf(name: string): Promise<string> {
-    return `${(await this.context()).refPrefix}${name}`;
-  }
-}
-
-interface WorkspaceContext {
-  repo: WorkspaceRepository;
-  home: string;
-  /** `refs/keel/helpers/<hash>/`: the refs that keep this workspace's snapshots. */
-  refPrefix: string;
 }
 
 /**
@@ -298,7 +252,7 @@ async function locateWorkspace(options: { workspace: string; dataDir: string }):
   const dataDir = await realpath(options.dataDir).catch(() => path.resolve(options.dataDir));
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
-  return { repo, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
+  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
 }
 
 function asText(state: FileState): string | null {

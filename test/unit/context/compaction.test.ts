@@ -55,6 +55,14 @@ describe('stage 1: clearing older tool results', () => {
     expect(chooseResultsToClear(cleared, { keepRounds: 3, tokensToFree: Infinity })).toEqual([]);
   });
 
+  it("never clears a helper's result (delegate): it is the only record of the helper's work", () => {
+    const messages = history([400, 400, 10, 10, 10]);
+    const first = messages[2]!.content as ContentBlockParam[];
+    (messages[1]!.content as ContentBlockParam[])[0] = { type: 'tool_use', id: 'toolu_0', name: 'delegate', input: { item: 'a', instructions: 'x' } };
+    expect(first[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_0' });
+    expect(chooseResultsToClear(messages, { keepRounds: 3, tokensToFree: Infinity }).map((c) => c.toolUseId)).toEqual(['toolu_1']);
+  });
+
   it('says what was there and how to get it back, per tool', () => {
     const result = { type: 'tool_result' as const, tool_use_id: 't', content: 'x'.repeat(5000) };
     expect(clearedPlaceholder({ name: 'bash', input: { command: 'npm test\nnpm run lint' } }, result)).toBe(

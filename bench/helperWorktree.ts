@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HelperWorktrees } from '../main/helpers/git';
+import { sized } from './quick';
+import { formatMs, heading, percentile } from './stats';
+
+const FILES = sized(10_000, 500);
+const RUNS = sized(5, 2);
+/** Uncommitted edits and untracked files in the folder when a helper starts. */
+const DIRTY = 20;
+const GOAL_MS = 1000;
+
+/**
+ * A helper's worktree on a FILES-file repository with uncommitted edits: create() (snapshot of the
+ * folder + `git worktree add`), beside plain `git worktree add` of HEAD as the baseline, then what
+ * a finished helper costs: changedFiles, merge of a few files, remove. Prints figures only.
+ */
+export async function benchHelperWorktree(): Promise<void> {
+  heading(`Helper worktrees on a ${FILES.toLocaleString('en')}-file git repository`);
+  const top = mkdtempSync(join(tmpdir(), 'keel-bench-helpers-'));
+  try {
+    const repo = join(top, 'repo');
+    const dataDir = join(top, 'data');
+    const built = performance.now();
+    buildRepo(repo);
+    console.log(`repository: ${FILES} files committed, ${DIRTY} edited + ${DIRTY} untracked (built in ${formatMs(performance.now() - built)})`);
+
+    const plain: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const target = join(top, `plain-${run}`);
+      const started = performance.now();
+      execFileSync('git', ['worktree', 'add', '--detach', '--quiet', target, 'HEAD'], { cwd: repo });
+      plain.push(performance.now() - started);
+      execFileSync('git', ['worktree', 'remove', '--force', target], { cwd: repo });
+    }
+
+    const worktrees = new HelperWorktrees({ workspace: repo, dataDir });
+    const creates: number[] = [];
+    const finishes: { changed: number; merge: number; remove: number }[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      let started = performance.now();
+      const wt = await worktrees.create(`helper-${run}`);
+      creates.push(performance.now() - started);
+      for (let i = 0; i < 5; i++) writeFileSync(join(wt.path, 'src', `file${i}.ts`), `export const edited${i} = ${run};\n`);
+      started = performance.now();
+      await worktrees.changedFiles(wt);
+      const changed = performance.now() - started;
+      started = performance.now();
+      const outcome = await worktrees.merge(wt, 'theirs');
+      const merge = performance.now() - started;
+      if (outcome.kind !== 'merged') throw new Error(`the helper's five files did not merge: ${JSON.stringify(outcome)}`);
+      started = performance.now();
+      await worktrees.remove(wt);
+      finishes.push({ changed, merge, remove: performance.now() - started });
+    }
+
+    // With a ready worktree (spares: 1): the spare is made ahead (prepare), create() takes it.
+    const pooled = new HelperWorktrees({ workspace: repo, dataDir, spares: 1 });
+    const prepares: number[] = [];
+    const fromSpare: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      let started = performance.now();
+      await pooled.prepare();
+      prepares.push(performance.now() - started);
+      // The person edits a few files after the spare was made: the checkout rewrites only those.
+      for (let i = 0; i < 3; i++) writeFileSync(join(repo, `untracked${i}.txt`), `edited after the spare, run ${run}\n`);
+      started = performance.now();
+      const wt = await pooled.create(`pooled-${run}`);
+      fromSpare.push(performance.now() - started);
+      await pooled.remove(wt);
+    }
+    await pooled.dispose();
+
+    const stat = (samples: number[]) => `median ${formatMs(percentile(samples, 50))}, max ${formatMs(Math.max(...samples))}`;
+    const verdict = (samples: number[]) => (percentile(samples, 50) < GOAL_MS ? 'met' : 'NOT met');
+    console.log(`git worktree add of HEAD (baseline): ${stat(plain)} (${RUNS} runs)`);
+    console.log(`create(), no spare (snapshot with uncommitted files + full checkout): ${stat(creates)} — goal < ${GOAL_MS} ms: ${verdict(creates)}`);
+    console.log(
+      `create() from a ready spare (snapshot + worktree move + checkout of the difference): ${stat(fromSpare)} — goal < ${GOAL_MS} ms: ${verdict(fromSpare)}`,
+    );
+    console.log(`prepare() (making the spare ahead, off the helper's path): ${stat(prepares)}`);
+    console.log(`changedFiles (5 edits): ${stat(finishes.map((f) => f.changed))}`);
+    console.log(`merge (5 files): ${stat(finishes.map((f) => f.merge))}`);
+    console.log(`remove: ${stat(finishes.map((f) => f.remove))}`);
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+}
+
+function buildRepo(repo: string): void {
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: repo });
+  git('init', '-q', '-b', 'main');
+  for (let i = 0; i < FILES; i++) {
+    const dir = join(repo, `pkg${i % 50}`, `mod${i % 7}`);
+    if (i < 350) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `file${i}.ts`), `// file ${i}\nexport const value${i} = ${i};\n${'// filler line\n'.repeat(20)}`);
+  }
+  for (let i = 0; i < 5; i++) writeFileSync(join(repo, 'src', `file${i}.ts`), `export const value${i} = ${i};\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'bench');
+  for (let i = 0; i < DIRTY; i++) {
+    writeFileSync(join(repo, `pkg${i % 50}`, `mod${i % 7}`, `file${i}.ts`), `// edited, not committed ${i}\n`);
+    writeFileSync(join(repo, `untracked${i}.txt`), `untracked ${i}\n`);
+  }
+}

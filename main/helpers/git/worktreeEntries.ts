@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { git, gitLine } from './gitCommand';
+import { processAlive, readOwnerMarker, writeOwnerMarker } from './ownerMarker';
+
+/**
+ * Where one workspace's helper worktrees live. Each entry `<name>` is the worktree `<home>/<name>`,
+ * its marker `<home>/<name>.json` and the ref `<refPrefix><name>` that keeps its snapshot; a
+ * scratch folder `<home>/.tmp-<pid>-<random>` lives for one operation.
+ */
+export interface EntryPlace {
+  /** The workspace's real path: every git call about entries runs there. */
+  workspace: string;
+  home: string;
+  refPrefix: string;
+}
+
+const SCRATCH_PREFIX = '.tmp-';
+
+/** The first free `<helperId>`, `<helperId>-2`, … , claimed by writing its marker before anything else. */
+export async function claimEntryName(place: EntryPlace, helperId: string): Promise<string> {
+  await mkdir(place.home, { recursive: true });
+  const taken = new Set(await readdir(place.home));
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? helperId : `${helperId}-${n}`;
+    if (taken.has(name) || taken.has(`${name}.json`)) continue;
+    if (await claim(place, name, helperId)) return name;
+  }
+}
+
+/** A spare's name: `_` cannot start a helper id, so it is never a helper's. */
+export async function claimSpareName(place: EntryPlace): Promise<string> {
+  await mkdir(place.home, { recursive: true });
+  for (;;) {
+    const name = `_spare-${process.pid}-${randomBytes(4).toString('hex')}`;
+    if (await claim(place, name, name)) return name;
+  }
+}
+
+async function claim(place: EntryPlace, name: string, helperId: string): Promise<boolean> {
+  try {
+    await writeOwnerMarker(path.join(place.home, `${name}.json`), {
+      pid: process.pid,
+      helperId,
+      workspace: place.workspace,
+      createdAt: new Date().toISOString(),
+    });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Removes an entry whole: the worktree folder, git's record of it, its ref, its marker. */
+export async function removeEntry(place: EntryPlace, name: string): Promise<void> {
+  const root = path.join(place.home, name);
+  const cwd = place.workspace;
+  try {
+    await git(['worktree', 'remove', '--force', '--force', root], { cwd });
+  } catch {
+    // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes anyway.
+  }
+  await rm(root, { recursive: true, force: true });
+  await git(['worktree', 'prune'], { cwd });
+  await git(['update-ref', '-d', `${place.refPrefix}${name}`], { cwd });
+  await rm(path.join(place.home, `${name}.json`), { force: true });
+}
+
+/**
+ * Removes the entries whose Keel process has ended (no marker, or its pid gone), their scratch
+ * folders, refs left without a worktree, and git's records of missing worktrees. Returns how many
+ * entries it removed.
+ */
+export async function sweepEntries(place: EntryPlace): Promise<number> {
+  const names = await readdir(place.home).catch(() => [] as string[]);
+  const live = new Set<string>();
+  const dead = new Set<string>();
+  for (const entry of names) {
+    if (entry.startsWith(SCRATCH_PREFIX)) {
+      const pid = Number(entry.slice(SCRATCH_PREFIX.length).split('-')[0]);
+      if (!processAlive(pid)) await rm(path.join(place.home, entry), { recursive: true, force: true });
+      continue;
+    }
+    const name = entry.endsWith('.json') ? entry.slice(0, -'.json'.length) : entry;
+    if (live.has(name) || dead.has(name)) continue;
+    const marker = await readOwnerMarker(path.join(place.home, `${name}.json`));
+    if (marker !== null && processAlive(marker.pid)) live.add(name);
+    else dead.add(name);
+  }
+  for (const name of dead) await removeEntry(place, name);
+  // A crash between the ref and the worktree leaves a ref alone.
+  const refs = await gitLine(['for-each-ref', '--format=%(refname)', place.refPrefix], { cwd: place.workspace });
+  for (const ref of refs.split('\n').filter(Boolean)) {
+    if (!live.has(ref.slice(place.refPrefix.length))) await git(['update-ref', '-d', ref], { cwd: place.workspace });
+  }
+  await git(['worktree', 'prune'], { cwd: place.workspace });
+  return dead.size;
+}
+
+/** A scratch folder of this process for the length of `work` (a temporary index, a merge's three files). */
+export async function withScratch<T>(place: EntryPlace, work: (scratch: string) => Promise<T>): Promise<T> {
+  const scratch = path.join(place.home, `${SCRATCH_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(scratch, { recursive: true });
+  try {
+    return await work(scratch);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
