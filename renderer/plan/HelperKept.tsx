@@ -51,7 +51,7 @@ export function HelperKept({ info, store }: { info: HelperInfo; store: HelperSto
         <button
           type="button"
           className="button button-small"
-          aria-label={t('helpers.openLabel', { owner })}
+          aria-label={t(version ? 'helpers.closeLabel' : 'helpers.openLabel', { owner })}
           aria-expanded={version !== null}
           disabled={busy}
           onClick={() => void open()}

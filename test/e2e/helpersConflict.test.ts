@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -37,6 +38,18 @@ let page: Page;
 
 const panel = (p: Page): Locator => p.locator('section.helper-panel[data-helper-id="helper-1"]');
 const readme = () => readFileSync(join(workspace.path, 'README.md'), 'utf8');
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function accessibilityProblems(p: Page): Promise<string[]> {
+  await p.evaluate(axeSource);
+  const violations = await p.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
 
 beforeAll(async () => {
   writeFileSync(join(workspace.path, 'README.md'), START);
@@ -111,6 +124,7 @@ describe('a helper’s conflict on the board (keel web)', () => {
     expect(diff).toContain('The person wrote this line meanwhile.');
     expect(diff).toContain('It splits text into lines.');
     await screenshot(page, 'helpers-conflict-1280-light', { always: true });
+    expect(await accessibilityProblems(page)).toEqual([]);
   }, 30_000);
 
   test('"Take its version" merges the helper’s file into the folder', async () => {

@@ -34,6 +34,7 @@ export const helpers = {
   'helpers.open': 'Open',
   'helpers.openLabel': 'Open the version of {owner}',
   'helpers.close': 'Close',
+  'helpers.closeLabel': 'Close the version of {owner}',
   'helpers.mergeRetry': 'Merge',
   'helpers.mergeRetryTitle': 'Merge again three-way (after you changed the folder)',
   'helpers.mergeTheirs': 'Take its version',

@@ -35,6 +35,7 @@ export const helpers: Record<keyof typeof en, string> = {
   'helpers.open': '打开',
   'helpers.openLabel': '打开 {owner} 的版本',
   'helpers.close': '关闭',
+  'helpers.closeLabel': '关闭 {owner} 的版本',
   'helpers.mergeRetry': '合并',
   'helpers.mergeRetryTitle': '再次三方合并（在你修改文件夹之后）',
   'helpers.mergeTheirs': '采用它的版本',
