@@ -45,14 +45,23 @@ export class HelperPool implements HelperControl {
   /** Outside git, helpers take turns in the folder. */
   private inPlaceTurn: Promise<void> = Promise.resolve();
 
+  /** Helpers of earlier runs of this session, as its transcript last recorded them. */
+  private readonly restored: HelperInfo[];
+
   constructor(private readonly options: HelperPoolOptions) {
     this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id));
+    this.restored = options.session.restoredHelpers;
+    // A step whose helper was working when Keel stopped is the main agent's again.
+    for (const info of this.restored) {
+      const step = options.session.plan.items.find((item) => item.id === info.item);
+      if (step?.owner === info.id && step.status === 'in_progress') moveStep(options.session.plan, step.id, 'pending', null);
+    }
     // Asked now, so what a crashed Keel left of this folder's worktrees is swept at open.
     void this.worktrees();
   }
 
   list(): HelperInfo[] {
-    return [...this.helpers.values()].map((helper) => helper.info);
+    return [...this.restored, ...[...this.helpers.values()].map((helper) => helper.info)];
   }
 
   /** The delegate tool's call: refused at once, or the helper's result when it has ended. */
@@ -69,7 +78,7 @@ export class HelperPool implements HelperControl {
     if (!check.ok) return { isError: true, content: refusalText(check.code, check.message) };
     const step = check.item;
     // Registered before anything is awaited: a second delegate of the same answer counts this one.
-    const id = helperOwnerName(this.helpers.size + 1);
+    const id = helperOwnerName(this.restored.length + this.helpers.size + 1);
     const refused = moveStep(plan, step.id, 'in_progress', id);
     if (refused) return { isError: true, content: refusalText('item_blocked', refused) };
     const helper = new Helper(step, id, input.instructions, 'worktree', settings.stallSeconds);
@@ -79,9 +88,13 @@ export class HelperPool implements HelperControl {
     try {
       const worktrees = await this.worktrees();
       if (!worktrees) helper.update({ isolation: 'in_place_not_git' });
-      helper.onChanged((info) => this.options.changed(info));
+      helper.onChanged((info) => {
+        this.options.changed(info);
+        this.record(info);
+      });
       helper.onEvent((event) => this.options.event(id, event));
       this.options.changed(helper.info);
+      this.record(helper.info);
       await this.work(helper, worktrees, plan.items);
       await this.finish(helper, worktrees);
     } catch (error) {
@@ -93,6 +106,17 @@ export class HelperPool implements HelperControl {
       signal.removeEventListener('abort', onAbort);
     }
     return { isError: helper.info.state !== 'done', content: delegateResultText(helper.info) };
+  }
+
+  private readonly recorded = new Map<string, string>();
+
+  /** Kept in the session's transcript as it starts and each time its end or merge changes, not every step. */
+  private record(info: HelperInfo): void {
+    if (info.state !== 'starting' && !isHelperEnded(info.state)) return;
+    const key = `${info.state} ${info.merge} ${info.worktreeKept}`;
+    if (this.recorded.get(info.id) === key) return;
+    this.recorded.set(info.id, key);
+    this.options.session.recordHelper(info);
   }
 
   private worktrees(): Promise<Worktrees | null> {
@@ -180,16 +204,16 @@ export class HelperPool implements HelperControl {
 
   stop(id: string): Result<{ stopped: boolean }> {
     const helper = this.helpers.get(id);
-    if (!helper) return notFound(id);
+    if (!helper) return this.restored.some((info) => info.id === id) ? ok({ stopped: false }) : notFound(id);
     return ok({ stopped: helper.stop('stopped_by_person') });
   }
 
   /** The person's edit of one helper's own plan: the same validator as plan.edit, told to that helper only. */
   editPlan(id: string, baseVersion: number, items: RequestInput<'helper.editPlan'>['items']): Result<HelperInfo> {
     const helper = this.helpers.get(id);
-    if (!helper) return notFound(id);
+    if (!helper) return this.restored.some((info) => info.id === id) ? ended(id) : notFound(id);
     const session = helper.session;
-    if (!session || isHelperEnded(helper.info.state)) return fail(ErrorCodes.helperEnded, `${id} is not working: its plan can no longer change.`);
+    if (!session || isHelperEnded(helper.info.state)) return ended(id);
     // The board shows the helper's steps owned by it; in its own store they are its (main) steps.
     const own = items.map((item) => (item.owner === id ? { ...item, owner: MAIN_OWNER } : item));
     const result = session.plan.propose(own, { source: 'user', baseVersion });
@@ -243,12 +267,13 @@ export class HelperPool implements HelperControl {
 
   private async kept(id: string): Promise<Result<{ helper: Helper; worktrees: Worktrees }>> {
     const helper = this.helpers.get(id);
-    if (!helper) return notFound(id);
+    if (!helper && !this.restored.some((info) => info.id === id)) return notFound(id);
     const worktrees = await this.worktrees();
-    if (!worktrees || !helper.worktree || !helper.info.worktreeKept)
+    if (!worktrees || !helper?.worktree || !helper.info.worktreeKept)
       return fail(ErrorCodes.helperNoWorktree, `${id} has no kept worktree: nothing to open, merge or discard.`);
     return ok({ helper, worktrees });
   }
 }
 
 const notFound = (id: string) => fail(ErrorCodes.helperNotFound, `No helper "${id}" in this session.`);
+const ended = (id: string) => fail(ErrorCodes.helperEnded, `${id} is not working: its plan can no longer change.`);

@@ -3,6 +3,7 @@ import { TaskErrorCodeSchema, TaskOutcomeSchema } from '../../common/agentEvents
 import { ApprovalModeSchema } from '../../common/approvals';
 import { CompactionInfoSchema } from '../../common/contextWindow';
 import { EffortSchema } from '../../common/modelCapabilities';
+import { HelperInfoSchema } from '../../common/helpers';
 import type { ChatMessage } from '../agent/messageTypes';
 import { isImageRef } from '../images/imageBlobs';
 
@@ -106,7 +107,11 @@ export const TaskRecordSchema = z.discriminatedUnion('event', [
   z.object({ ...task, event: z.literal('approval'), tool: z.string(), toolUseId: z.string(), decision: z.string() }),
 ]);
 
+/** A helper as it started and as it ended (main/helpers/), so a resumed session lists its helpers. */
+export const HelperRecordSchema = z.object({ type: z.literal('helper'), helper: HelperInfoSchema, at });
+
 export const TranscriptRecordSchema = z.discriminatedUnion('type', [
+  HelperRecordSchema,
   SessionHeaderRecordSchema,
   PlanRecordSchema,
   PlanSeenRecordSchema,

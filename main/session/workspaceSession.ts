@@ -25,6 +25,8 @@ import { ImageBlobStore, type ImageRef } from '../images/imageBlobs';
 import type { ImageMediaType } from '../images/imageFormat';
 import { messageForTranscript, messageFromTranscript } from '../images/transcriptImages';
 import { PlanView } from '../plan/planView';
+import type { HelperInfo } from '../../common/helpers';
+import { restoreHelpers } from './restoreHelpers';
 
 export const TRANSCRIPT_FORMAT = 1;
 
@@ -61,6 +63,8 @@ export class WorkspaceSession {
   private lock: SessionLock | null = null;
   /** Pictures of the conversation, shared by every session in the data folder. */
   readonly images: ImageBlobStore;
+  /** The helpers of this session as the transcript last recorded them (main/helpers/). */
+  restoredHelpers: HelperInfo[] = [];
   /** A helper's session answers "allow for this session" with its parent's rules (see forHelper). */
   private parent: WorkspaceSession | null = null;
 
@@ -102,6 +106,11 @@ export class WorkspaceSession {
     this.messages.length = 0;
     for (const message of next) this.messages.push(message);
     this.transcript.append({ type: 'compaction', ...record, at: new Date().toISOString() });
+  }
+
+  /** A helper's start or end, for a resumed session's list of helpers. */
+  recordHelper(helper: HelperInfo): void {
+    this.transcript.append({ type: 'helper', helper, at: new Date().toISOString() });
   }
 
   recordUsage(round: UsageTotals): void {
@@ -263,7 +272,7 @@ export class WorkspaceSession {
     const id = basename(path, '.jsonl');
     const restored = restorePlanHistory(records.filter((r) => r.type === 'plan'));
     const conversation = restoreConversation(records);
-    return new WorkspaceSession(
+    const session = new WorkspaceSession(
       workspace,
       id,
       path,
@@ -273,6 +282,8 @@ export class WorkspaceSession {
       conversation,
       new ImageBlobStore(dataDir),
     );
+    session.restoredHelpers = restoreHelpers(records);
+    return session;
   }
 }
 
