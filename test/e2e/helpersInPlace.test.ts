@@ -6,7 +6,8 @@ import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindo
 
 /*
  * In a folder that is not a git repository helpers take turns in the folder itself, and the board
- * says why, once, above the plan (issue 25.3); the helper's answer is folded under its step.
+ * says why, once, above the plan (issue 25.3); the helper's answer is folded under its step, and is
+ * there again when the session is resumed after Keel restarts (25.5).
  */
 
 const TASK = 'Tidy the notes with a helper';
@@ -58,6 +59,17 @@ describe('helpers outside git (keel web)', () => {
     const answer = helper.locator('details.helper-answer');
     expect(await answer.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
     await answer.getByText('Answer').click();
+    expect(await helper.locator('.helper-answer-text').innerText()).toBe('Nothing needed tidying.');
+  }, 60_000);
+
+  test('a resumed session shows the finished helper and its answer', async () => {
+    await expect.poll(() => scripted.server.agent('main').remaining, { timeout: 15_000 }).toBe(0);
+    await scripted.restartKeel();
+    await page.goto(scripted.keel.url);
+    await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
+    const helper = page.locator('section.helper-panel[data-helper-id="helper-1"]');
+    await expect.poll(() => helper.getAttribute('data-helper-state'), { timeout: 15_000 }).toBe('done');
+    await helper.getByText('Answer').click();
     expect(await helper.locator('.helper-answer-text').innerText()).toBe('Nothing needed tidying.');
   }, 60_000);
 });
