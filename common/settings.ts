@@ -59,6 +59,8 @@ export const SettingsViewSchema = z.object({
   networkAllowFromEnvironment: z.array(z.string()),
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
   environmentOverrides: z.array(z.string()),
+  /** Helpers (common/helpers.ts): how many run at once, and after how many quiet seconds one is stopped as stalled. */
+  helpers: z.object({ max: z.number().int(), stallSeconds: z.number().int() }),
   /** Where each value above comes from: Keel's default, the settings file, or an environment variable. */
   sources: z.record(z.enum(SOURCED_SETTINGS), SettingSourceSchema),
 });
@@ -84,6 +86,11 @@ export const SettingsUpdateSchema = z
     language: LanguageSchema,
     /** Replaces the file's `network.allow`: host names or addresses. */
     networkAllow: z.array(z.string().trim().min(1).max(300)).max(1000),
+    /** Either value alone; the other stays. */
+    helpers: z
+      .object({ max: z.number().int().min(1).max(20), stallSeconds: z.number().int().min(1).max(86_400) })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

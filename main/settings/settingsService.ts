@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
+import { HELPER_DEFAULTS } from '../../common/helpers';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
@@ -118,12 +119,13 @@ export class SettingsService {
       networkAllow: file.network?.allow ?? [],
       networkAllowFromEnvironment: networkAllowFromEnv(this.env),
       environmentOverrides: [...new Set(overrides)],
+      helpers: { max: file.helpers?.max ?? HELPER_DEFAULTS.max, stallSeconds: file.helpers?.stallSeconds ?? HELPER_DEFAULTS.stallSeconds },
       sources: settingSources(file, overrides, networkAllowFromEnv(this.env).length > 0),
     };
   }
 
   async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
-    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, networkAllow, ...rest } = patch;
+    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, networkAllow, helpers, ...rest } = patch;
     // Checked before anything is saved: a refused update changes nothing.
     if (baseURL !== undefined && baseURL !== '' && !/^https?:\/\//i.test(baseURL)) {
       return fail(ErrorCodes.badRequest, `The base URL must start with http:// or https:// (got "${baseURL}"). Leave it empty to use the Anthropic API.`);
@@ -164,6 +166,7 @@ export class SettingsService {
     if (compactAt === null) delete next.compactAt;
     else if (compactAt !== undefined) next.compactAt = compactAt;
     if (allowList) next.network = { ...next.network, allow: allowList.hosts };
+    if (helpers) next.helpers = { ...next.helpers, ...helpers };
     writeSettingsFile(this.dataDir, next);
     return ok(this.view());
   }

@@ -46,9 +46,12 @@ function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.Proce
 /*
  * Settings for every call: no hooks (the person's post-checkout hook must not run for a helper's
  * worktree), no automatic gc in the middle of a snapshot, no split index written beside the
- * person's own.
+ * person's own, no file-system monitor daemon started for a worktree that lives minutes.
  */
-const ALWAYS = ['-c', 'core.hooksPath=/dev/null', '-c', 'gc.auto=0', '-c', 'core.splitIndex=false', '-c', 'core.quotePath=false'];
+const ALWAYS = [
+  ...['-c', 'core.hooksPath=/dev/null', '-c', 'gc.auto=0', '-c', 'core.splitIndex=false'],
+  ...['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'],
+];
 
 export interface GitResult {
   stdout: Buffer;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { realpath, rm } from 'node:fs/promises';
+import { realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileState } from './fileState';
@@ -10,7 +10,7 @@ import { locateRepository, type WorkspaceRepository } from './repository';
 import { snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
 import { diffTrees, type TreeChange } from './treeDiff';
-import { claimEntryName, claimSpareName, removeEntry, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
+import { claimEntryName, claimSpareName, removeEntry, scratchPath, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
 import { writeStates } from './writeStates';
 
 export type { MergeStrategy } from './mergePlan';
@@ -63,6 +63,9 @@ export class HelperWorktrees {
   private located: Promise<WorkspaceContext> | null = null;
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
+  private structural: Promise<unknown> = Promise.resolve();
+  /** Removed worktrees' files still being deleted (remove with `background`). */
+  private readonly deleting = new Set<Promise<void>>();
 
   /**
    * `spares`: how many ready worktrees to keep (default 0: each helper waits for a checkout of the
@@ -123,9 +126,29 @@ export class HelperWorktrees {
     }));
   }
 
-  /** Removes the worktree, its git metadata, its ref and its marker. */
-  async remove(wt: HelperWorktree): Promise<void> {
-    await removeEntry(await this.context(), path.basename(wt.root));
+  /**
+   * Removes the worktree, its git metadata, its ref and its marker. Deleting every file of a large
+   * worktree takes seconds; with `background`, the folder is renamed into a scratch folder at once
+   * (git's record, the ref and the marker go before this resolves) and its files are deleted
+   * afterwards: `dispose()` waits for that, and a crash leaves it to `sweep()`.
+   */
+  async remove(wt: HelperWorktree, options: { background?: boolean } = {}): Promise<void> {
+    const place = await this.context();
+    const name = path.basename(wt.root);
+    if (options.background) {
+      const trash = scratchPath(place, 'removed');
+      const moved = await rename(wt.root, trash).then(
+        () => true,
+        () => false,
+      );
+      if (moved) {
+        const deleting = rm(trash, { recursive: true, force: true, maxRetries: 2 })
+          .catch(() => undefined)
+          .finally(() => this.deleting.delete(deleting));
+        this.deleting.add(deleting);
+      }
+    }
+    await removeEntry(place, name);
   }
 
   /**
@@ -151,6 +174,7 @@ export class HelperWorktrees {
   /** Removes the ready worktrees (helpers' own worktrees stay until remove()). */
   async dispose(): Promise<void> {
     await this.spares.dispose();
+    await Promise.all([...this.deleting]);
   }
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
@@ -204,15 +228,23 @@ export class HelperWorktrees {
     const spare = await this.spares.take();
     if (spare === null) return false;
     try {
-      await git(['worktree', 'move', spare.root, root], { cwd: place.workspace });
-      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
-      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
-      await rm(path.join(place.home, `${spare.name}.json`), { force: true });
-      return true;
+      await place.exclusive(() => git(['worktree', 'move', spare.root, root], { cwd: place.workspace }));
     } catch {
       await removeEntry(place, spare.name);
+      return false;
+    }
+    // The spare's marker goes; the helper's own, written before, now owns the moved worktree.
+    await rm(path.join(place.home, `${spare.name}.json`), { force: true });
+    try {
+      // Nobody worked in the spare, so --force only makes it exactly the snapshot.
+      await git(['checkout', '--detach', '--force', '--quiet', commit], { cwd: root });
+      return true;
+    } catch {
+      // Only the worktree goes: the helper's marker and ref stay for the full checkout instead.
+      const cwd = place.workspace;
+      await git(['worktree', 'remove', '--force', '--force', root], { cwd }).catch(() => undefined);
       await rm(root, { recursive: true, force: true });
-      await git(['worktree', 'prune'], { cwd: place.workspace });
+      await place.exclusive(() => git(['worktree', 'prune'], { cwd }));
       return false;
     }
   }
@@ -232,9 +264,16 @@ export class HelperWorktrees {
     }
   }
 
+  /** One at a time: a worktree move, and whatever prunes git's worktree records (see EntryPlace). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.structural.then(work);
+    this.structural = run.catch(() => undefined);
+    return run;
+  }
+
   /** The repository, this workspace's key (its real path hashed) and where its worktrees live. */
   private context(): Promise<WorkspaceContext> {
-    this.located ??= locateWorkspace(this.options);
+    this.located ??= locateWorkspace(this.options, (work) => this.exclusive(work));
     // A failed look-up is asked again next time (git may have been installed, the folder made a repository).
     this.located.catch(() => (this.located = null));
     return this.located;
@@ -246,13 +285,13 @@ export class HelperWorktrees {
  * folder is itself inside the repository's work tree: a worktree there would show in the person's
  * `git status`, and inside the workspace in the helper's own searches.
  */
-async function locateWorkspace(options: { workspace: string; dataDir: string }): Promise<WorkspaceContext> {
+async function locateWorkspace(options: { workspace: string; dataDir: string }, exclusive: EntryPlace['exclusive']): Promise<WorkspaceContext> {
   const repo = await locateRepository(options.workspace);
   const key = createHash('sha256').update(repo.workspace).digest('hex').slice(0, 16);
   const dataDir = await realpath(options.dataDir).catch(() => path.resolve(options.dataDir));
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
-  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/` };
+  return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/`, exclusive };
 }
 
 function asText(state: FileState): string | null {

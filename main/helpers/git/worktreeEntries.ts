@@ -14,6 +14,11 @@ export interface EntryPlace {
   workspace: string;
   home: string;
   refPrefix: string;
+  /**
+   * Runs work that must not overlap a `git worktree move` of this workspace: `git worktree prune`
+   * between a move's rename and its update of git's record would take the moved worktree's record.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const SCRATCH_PREFIX = '.tmp-';
@@ -60,10 +65,11 @@ export async function removeEntry(place: EntryPlace, name: string): Promise<void
   try {
     await git(['worktree', 'remove', '--force', '--force', root], { cwd });
   } catch {
-    // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes anyway.
+    // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes
+    // anyway, and git forgets every worktree whose folder is gone.
+    await rm(root, { recursive: true, force: true });
+    await place.exclusive(() => git(['worktree', 'prune'], { cwd }));
   }
-  await rm(root, { recursive: true, force: true });
-  await git(['worktree', 'prune'], { cwd });
   await git(['update-ref', '-d', `${place.refPrefix}${name}`], { cwd });
   await rm(path.join(place.home, `${name}.json`), { force: true });
 }
@@ -95,17 +101,22 @@ export async function sweepEntries(place: EntryPlace): Promise<number> {
   for (const ref of refs.split('\n').filter(Boolean)) {
     if (!live.has(ref.slice(place.refPrefix.length))) await git(['update-ref', '-d', ref], { cwd: place.workspace });
   }
-  await git(['worktree', 'prune'], { cwd: place.workspace });
+  await place.exclusive(() => git(['worktree', 'prune'], { cwd: place.workspace }));
   return dead.size;
 }
 
 /** A scratch folder of this process for the length of `work` (a temporary index, a merge's three files). */
 export async function withScratch<T>(place: EntryPlace, work: (scratch: string) => Promise<T>): Promise<T> {
-  const scratch = path.join(place.home, `${SCRATCH_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const scratch = scratchPath(place);
   await mkdir(scratch, { recursive: true });
   try {
     return await work(scratch);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A new scratch path of this process (`sweep()` deletes those of processes that are gone). */
+export function scratchPath(place: EntryPlace, what = 'work'): string {
+  return path.join(place.home, `${SCRATCH_PREFIX}${process.pid}-${what}-${randomBytes(4).toString('hex')}`);
 }

@@ -66,6 +66,19 @@ describe("a helper's worktree leaves nothing behind", () => {
     expect(repo.git('status', '--porcelain')).toBe(`${statusBefore}?? made-by-helper.txt\n`);
   });
 
+  it('remove() in the background: git forgets the worktree at once, and its files are gone by dispose()', async () => {
+    const repo = makeRepo();
+    const worktrees = new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir });
+    const wt = await worktrees.create('helper-1');
+    writeFileSync(path.join(wt.path, 'scratch.txt'), 'x\n');
+    await worktrees.remove(wt, { background: true });
+    expect(existsSync(wt.root)).toBe(false);
+    expect(traces(repo)).toEqual({ worktrees: 1, refs: '' });
+    await worktrees.dispose();
+    expect(helperFiles(repo.dataDir)).toHaveLength(1);
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+
   it('a second helper of the same id (a new session) gets a worktree of its own', async () => {
     const repo = makeRepo();
     const worktrees = new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir });

@@ -105,3 +105,22 @@ describe('a worktree that is gone', () => {
     expect(repo.git('for-each-ref', 'refs/keel')).toBe('');
   });
 });
+
+describe('a workspace that is itself a linked worktree of the person', () => {
+  it('snapshots that worktree (its own index and HEAD) and merges back into it', async () => {
+    const repo = makeRepo();
+    const linked = path.join(path.dirname(repo.repo), 'linked');
+    repo.git('worktree', 'add', '-q', '-b', 'feature', linked);
+    writeFileSync(path.join(linked, 'feature.txt'), 'only in the linked worktree\n');
+    const worktrees = new HelperWorktrees({ workspace: linked, dataDir: repo.dataDir });
+    const wt = await worktrees.create('helper-1');
+    expect(readFileSync(path.join(wt.path, 'feature.txt'), 'utf8')).toBe('only in the linked worktree\n');
+    writeFileSync(path.join(wt.path, 'données été.txt'), 'non-ASCII name\n');
+    expect(await worktrees.merge(wt)).toEqual({ kind: 'merged', files: ['données été.txt'] });
+    expect(readFileSync(path.join(linked, 'données été.txt'), 'utf8')).toBe('non-ASCII name\n');
+    expect(existsSync(path.join(repo.repo, 'données été.txt'))).toBe(false);
+    await worktrees.remove(wt);
+    expect(repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(2);
+    expect(repo.git('-C', linked, 'status', '--porcelain', '-uall')).toBe('?? "donn\\303\\251es \\303\\251t\\303\\251.txt"\n?? feature.txt\n');
+  });
+});

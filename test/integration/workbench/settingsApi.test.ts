@@ -218,6 +218,18 @@ describe('settings.update', () => {
   });
 });
 
+describe('the helpers settings', () => {
+  it('shows the defaults, saves one value without the other, and refuses a value out of range', async () => {
+    const core = await webCore();
+    expect((await getSettings(core)).helpers).toEqual({ max: 4, stallSeconds: 300 });
+    expect(value(await core.handlers['settings.update']({ helpers: { max: 2 } })).helpers).toEqual({ max: 2, stallSeconds: 300 });
+    expect(value(await core.handlers['settings.update']({ helpers: { stallSeconds: 60 } })).helpers).toEqual({ max: 2, stallSeconds: 60 });
+    expect(JSON.parse(readFileSync(settingsPath(dataDir), 'utf8')).helpers).toEqual({ max: 2, stallSeconds: 60 });
+    const refused = await dispatchRequest(core.handlers, 'settings.update', { helpers: { max: 0 } });
+    expect(!refused.ok && refused.error.code).toBe(ErrorCodes.badRequest);
+  });
+});
+
 describe('the context window settings', () => {
   it('are the default until set; a saved window and threshold are shown, reach the agent, and null goes back to the default', async () => {
     const core = await webCore();
