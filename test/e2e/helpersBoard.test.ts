@@ -183,7 +183,7 @@ describe('helpers on the board (keel web)', () => {
     expect(requestsOf('A')).toHaveLength(2);
     expect(requestsOf('B')).toHaveLength(2);
 
-    await screenshot(page, 'helpers-board-1280-light', { always: true });
+    await screenshot(page, 'helpers-board-1280-light');
     expect(await accessibilityProblems(page)).toEqual([]);
   }, 60_000);
 
@@ -214,7 +214,7 @@ describe('helpers on the board (keel web)', () => {
 
     const dark = await scripted.openPage({ colorScheme: 'dark' });
     await expect.poll(() => shown(dark, 'helper-2'), { timeout: 10_000 }).toEqual({ state: 'thinking', plan: [B_REWORDED, B_RUN] });
-    await screenshot(dark, 'helpers-board-1280-dark', { always: true });
+    await screenshot(dark, 'helpers-board-1280-dark');
     expect(await accessibilityProblems(dark)).toEqual([]);
 
     // The same board in 中文.
@@ -224,7 +224,7 @@ describe('helpers on the board (keel web)', () => {
     await expect.poll(() => shown(dark, 'helper-1').then((s) => s.state), { timeout: 10_000 }).toBe('已停止');
     expect((await shown(dark, 'helper-2')).state).toBe('正在思考');
     expect(await panel(dark, 'helper-2').getByRole('button', { name: '停止 helper-2' }).count()).toBe(1);
-    await screenshot(dark, 'helpers-board-1280-dark-zh', { always: true });
+    await screenshot(dark, 'helpers-board-1280-dark-zh');
     await setLanguage('en');
     await scripted.closePages();
   }, 60_000);

@@ -102,7 +102,7 @@ describe('a helper’s conflict on the board (keel web)', () => {
     await card.waitFor({ timeout: 15_000 });
     expect(await card.locator('.approval-helper').innerText()).toBe('Asked by helper-1');
     await expect.poll(() => panel(page).locator('.helper-state').innerText()).toBe('waiting for approval of bash');
-    await screenshot(page, 'helpers-approval-1280-light', { always: true });
+    await screenshot(page, 'helpers-approval-1280-light');
     await card.getByRole('button', { name: 'Allow once' }).click();
     await written.arrived;
     // The person changes the same line while the helper works in its own worktree.
@@ -123,7 +123,7 @@ describe('a helper’s conflict on the board (keel web)', () => {
     const diff = await version.locator('.helper-version-file').first().innerText();
     expect(diff).toContain('The person wrote this line meanwhile.');
     expect(diff).toContain('It splits text into lines.');
-    await screenshot(page, 'helpers-conflict-1280-light', { always: true });
+    await screenshot(page, 'helpers-conflict-1280-light');
     expect(await accessibilityProblems(page)).toEqual([]);
   }, 30_000);
 
