@@ -6,6 +6,7 @@ import './changes/changes.css';
 import './plan/plan.css';
 import './chat/chat.css';
 import './plan/graph.css';
+import './plan/helpers.css';
 import './settings/mcp.css';
 import './settings/sources.css';
 import './status/context.css';

@@ -50,7 +50,15 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
   const deny = () => answer(reason.trim() ? { decision: 'deny', reason: reason.trim() } : { decision: 'deny' });
 
   return (
-    <section ref={card} className="approval-card" tabIndex={-1} aria-labelledby={titleId} data-approval-id={request.id} data-tool={request.tool}>
+    <section
+      ref={card}
+      className="approval-card"
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      data-approval-id={request.id}
+      data-tool={request.tool}
+      data-helper={request.helper}
+    >
       <header className="approval-head">
         <ShieldIcon />
         <h3 id={titleId}>
@@ -64,6 +72,7 @@ export function ApprovalCard({ request, autoFocus }: { request: ApprovalRequest;
                   ? t('chat.approval.fileTitle')
                   : t('chat.approval.toolTitle', { tool: request.tool })}
         </h3>
+        {request.helper && <span className="approval-helper">{t('helpers.approvalBy', { owner: request.helper })}</span>}
         {request.path && <span className="approval-path">{request.path}</span>}
         {diff && diff.lines.length > 0 && <DiffStat diff={diff} />}
       </header>

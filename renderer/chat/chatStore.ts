@@ -80,6 +80,12 @@ export class ChatStore {
   start(): Disposable {
     const subscriptions = new DisposableStore();
     subscriptions.add(this.api.on('agent.event', (event) => this.onEvent(event)));
+    // A helper's approvals wait with the main agent's, in the chat (the board shows the rest of its events).
+    subscriptions.add(
+      this.api.on('helper.event', ({ event }) => {
+        if (event.type === 'approval_requested' || event.type === 'approval_resolved') this.onEvent(event);
+      }),
+    );
     subscriptions.add(this.api.on('workspace.changed', (workspace) => void this.load(workspace)));
     subscriptions.add(
       this.api.on('plan.changed', (plan) => {

@@ -18,12 +18,26 @@ import { status as enStatus } from './en/status';
 import { status as zhStatus } from './zh-CN/status';
 import { profile as enProfile } from './en/profile';
 import { profile as zhProfile } from './zh-CN/profile';
+import { helpers as enHelpers } from './en/helpers';
+import { helpers as zhHelpers } from './zh-CN/helpers';
 
 /**
  * Every UI string, per language. Each area keeps its own file (en/, zh-CN/); a zh-CN file is typed
  * by its English twin, so a string missing in one language fails the type-check.
  */
-export const en = { ...enApp, ...enChat, ...enPlan, ...enSettings, ...enTerminal, ...enChanges, ...enContext, ...enMcp, ...enStatus, ...enProfile };
+export const en = {
+  ...enApp,
+  ...enChat,
+  ...enPlan,
+  ...enSettings,
+  ...enTerminal,
+  ...enChanges,
+  ...enContext,
+  ...enMcp,
+  ...enStatus,
+  ...enProfile,
+  ...enHelpers,
+};
 export type MessageKey = keyof typeof en;
 export const zhCN: Record<MessageKey, string> = {
   ...zhApp,
@@ -36,6 +50,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhMcp,
   ...zhStatus,
   ...zhProfile,
+  ...zhHelpers,
 };
 
 export const LANGUAGES = { en, 'zh-CN': zhCN } as const;

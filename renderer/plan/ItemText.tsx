@@ -10,6 +10,8 @@ interface Props {
   /** Resolves true when main stored the new wording (or nothing changed). */
   onSave(content: string): Promise<boolean>;
   hintId: string;
+  /** The editor's accessible name; default "Reword "<content>"". */
+  label?: string;
 }
 
 /**
@@ -17,7 +19,7 @@ interface Props {
  * or leaving the field saves and Escape cancels. A refused wording keeps the editor open with the
  * draft, so the person can correct it; the row shows the validator's message.
  */
-export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hintId }: Props) {
+export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hintId, label }: Props) {
   const { t } = useI18n();
   const [draft, setDraft] = useState(content);
   const saving = useRef(false);
@@ -67,7 +69,7 @@ export function ItemText({ content, editing, onStartEdit, onStopEdit, onSave, hi
     return (
       <input
         className="item-editor"
-        aria-label={t('plan.item.reword', { content })}
+        aria-label={label ?? t('plan.item.reword', { content })}
         value={draft}
         data-part="editor"
         autoFocus

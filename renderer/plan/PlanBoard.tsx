@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PlanSnapshot } from '../../common/contract';
 import { unfinishedItems } from '../../common/plan/render';
 import { canContinue, settledOutcome } from '../../common/plan/sessionState';
@@ -31,6 +31,8 @@ import {
 import { StoppedBanner } from './StoppedBanner';
 import { useDragReorder } from './useDragReorder';
 import { usePlan, type Operation } from './usePlan';
+import { helpersByItem, isolationOf } from '../helpers/helperState';
+import { useHelpers } from '../helpers/useHelpers';
 import { useRowHandlers } from './useRowHandlers';
 import { useTaskOutcome } from './useTaskOutcome';
 import { UNDO_OFFER_MS } from './undoOffer';
@@ -52,6 +54,8 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
   const { t, language } = useI18n();
   const { snapshot, errors, edit, overrides, dismissOverride } = usePlan(sessionId);
   const { outcome, running, openAtEnd } = useTaskOutcome(sessionId);
+  const { store: helperStore, helpers } = useHelpers(sessionId);
+  const helperOf = useMemo(() => helpersByItem(helpers.helpers), [helpers.helpers]);
   const [deleted, setDeleted] = useState<{ item: PlanItem; index: number; dependents: string[] } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [pickingId, setPickingId] = useState<string | null>(null);
@@ -195,6 +199,7 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
         onDismiss={() => dismissOverride('all')}
       />
       <ErrorList problems={errors.list} className="board-errors" />
+      {isolationOf(helpers.helpers) === 'in_place_not_git' ? <p className="notice helpers-not-git">{t('helpers.notGit')}</p> : null}
 
       {items.length === 0 ? (
         <EmptyPlan />
@@ -218,6 +223,8 @@ export function PlanBoard({ sessionId }: { sessionId: string }) {
               pickerItems={pickingId === item.id ? items : undefined}
               handlers={handlersFor(item.id)}
               drag={drag.handlersFor(item.id)}
+              helper={helperOf.get(item.id)}
+              helperStore={helperStore}
             />
           ))}
         </ol>

@@ -1,10 +1,13 @@
 import { memo, useCallback, useId, useRef, type DragEvent, type KeyboardEvent } from 'react';
 import type { Readiness } from '../../common/plan/graph';
+import type { HelperView } from '../helpers/helperState';
+import type { HelperStore } from '../helpers/helperStore';
 import type { PlanItem } from '../../common/plan/types';
 import { useI18n } from '../i18n/I18nProvider';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, LinkIcon, StatusIcon, TrashIcon } from '../ui/icons';
 import { DependencyPicker } from './DependencyPicker';
 import { ErrorList } from './ErrorList';
+import { HelperPanel } from './HelperPanel';
 import { ItemDependencies } from './ItemDependencies';
 import { ItemText } from './ItemText';
 import type { BoardProblem } from './proposals';
@@ -41,6 +44,9 @@ interface Props {
   /** Made once per step (useRowHandlers, useDragReorder): they never change a row's rendering. */
   handlers: RowHandlers;
   drag: DragHandlers;
+  /** The helper that works (or worked) this step, shown under it; the same object while nothing it shows changed. */
+  helper?: HelperView;
+  helperStore?: HelperStore;
 }
 
 /**
@@ -170,6 +176,7 @@ export const PlanItemRow = memo(function PlanItemRow(props: Props) {
         {props.pickerItems ? (
           <DependencyPicker id={pickerId} item={item} items={props.pickerItems} onToggle={handlers.onDependency} onClose={closePicker} />
         ) : null}
+        {props.helper && props.helperStore ? <HelperPanel view={props.helper} store={props.helperStore} hintId={props.hintId} /> : null}
       </div>
       <ErrorList problems={errors} className="item-errors" onStartInstead={handlers.onStartInstead} />
     </li>
@@ -193,6 +200,8 @@ function sameRow(a: Props, b: Props): boolean {
     a.pickerItems === b.pickerItems &&
     a.handlers === b.handlers &&
     a.drag === b.drag &&
+    a.helper === b.helper &&
+    a.helperStore === b.helperStore &&
     a.waitsFor.length === b.waitsFor.length &&
     a.waitsFor.every((other, i) => sameItem(other, b.waitsFor[i]!))
   );
