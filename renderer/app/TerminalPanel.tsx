@@ -32,7 +32,7 @@ export function TerminalPanel({ open, height, maxHeight, minHeight, onToggle, on
   // xterm.js is loaded at once for an open panel, else as soon as the window is idle after its
   // first paint (not later: the Agent tab counts the agent's commands while the panel is closed).
   const part = useLazyPart(terminalPart, false);
-  useEffect(() => (open ? terminalPart.prefetch() : whenIdle(() => terminalPart.prefetch(), 0)), [open]);
+  useEffect(() => (open ? void terminalPart.load().catch(() => undefined) : whenIdle(() => terminalPart.prefetch(), 0)), [open]);
   const store = part.status === 'ready' ? part.module.terminalStore(api) : null;
   const snapshot = useSyncExternalStore(store ? store.subscribe : noSubscription, store ? store.getSnapshot : noSnapshot);
   const [focusRequest, setFocusRequest] = useState(0);

@@ -31,7 +31,20 @@ export class LazyPart<T> {
 
   /** Starts the load (once; again after a failure) and resolves with the module. */
   load(): Promise<T> {
-    if (this.pending && this.state.status !== 'failed') return this.pending;
+    return this.start(false);
+  }
+
+  /**
+   * Loads it ahead of need, without waiting. A failure here is nobody's error yet (the server may be
+   * restarting, the window going offline): the part stays idle and silent, and the load a person
+   * asks for later tries again, showing its own error if that fails too.
+   */
+  prefetch(): void {
+    this.start(true).catch(() => undefined);
+  }
+
+  private start(ahead: boolean): Promise<T> {
+    if (this.pending && this.state.status !== 'failed' && this.state.status !== 'idle') return this.pending;
     this.set({ status: 'loading' });
     const pending = this.importer().then(
       (module) => {
@@ -39,18 +52,17 @@ export class LazyPart<T> {
         return module;
       },
       (error: unknown) => {
-        console.error(`keel: the ${this.name} part could not be loaded`, error);
-        this.set({ status: 'failed', error });
+        if (this.pending === pending) this.pending = undefined;
+        if (ahead) this.set({ status: 'idle' });
+        else {
+          console.error(`keel: the ${this.name} part could not be loaded`, error);
+          this.set({ status: 'failed', error });
+        }
         throw error;
       },
     );
     this.pending = pending;
     return pending;
-  }
-
-  /** Loads it without waiting; a failure is already in the state (and the log). */
-  prefetch(): void {
-    this.load().catch(() => undefined);
   }
 
   subscribe = (listener: () => void): Disposable => this.changed.on(listener);
@@ -65,9 +77,10 @@ export class LazyPart<T> {
 /** The part's state, rendered; `load` starts it loading as the component mounts (else it waits to be asked). */
 export function useLazyPart<T>(part: LazyPart<T>, load = true): LazyState<T> {
   const state = useSyncExternalStore(part.subscribe, part.getSnapshot);
+  // Again whenever it is idle: a prefetch that failed quietly leaves it so, and this load shows its error.
   useEffect(() => {
-    if (load && part.snapshot.status === 'idle') part.prefetch();
-  }, [part, load]);
+    if (load && state.status === 'idle') part.load().catch(() => undefined);
+  }, [part, load, state.status]);
   return state;
 }
 
