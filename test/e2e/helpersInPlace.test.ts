@@ -64,6 +64,8 @@ describe('helpers outside git (keel web)', () => {
 
   test('a resumed session shows the finished helper and its answer', async () => {
     await expect.poll(() => scripted.server.agent('main').remaining, { timeout: 15_000 }).toBe(0);
+    // The page leaves first: while keel web is down, an open page's reconnects are refused (and logged).
+    await page.goto('about:blank');
     await scripted.restartKeel();
     await page.goto(scripted.keel.url);
     await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
