@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reply, text, textOf, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
+import { reply, text, textOf, toolUse, type ScriptedRequest } from '../support/scriptedAnthropic';
 import { board, screenshot } from './support/board';
 import { connectKeelSocket } from './support/keelSocket';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { gate } from './support/heldAnswer';
+import { accessibilityProblems } from './support/axe';
 
 /*
  * Helpers on the board (issue 25.4), in a real Chromium against `keel web` and the scripted model
@@ -29,15 +30,6 @@ const A_WRITE = 'Write parse()';
 const B_CASES = 'Write the test cases';
 const B_REWORDED = 'Write the test cases, the empty input first';
 const B_RUN = 'Run the tests';
-
-/** Holds an agent's answer until the test releases it: meanwhile the agent is thinking. */
-function gate(): { arrived: Promise<ScriptedRequest>; release(step: StaticStep): void; step(request: ScriptedRequest): Promise<StaticStep> } {
-  let arrive!: (request: ScriptedRequest) => void;
-  let answer!: (step: StaticStep) => void;
-  const arrived = new Promise<ScriptedRequest>((resolve) => (arrive = resolve));
-  const answered = new Promise<StaticStep>((resolve) => (answer = resolve));
-  return { arrived, release: (step) => answer(step), step: (request) => (arrive(request), answered) };
-}
 
 const home = tempDir('helpers-home');
 const workspace = tempDir('helpers-ws');
@@ -65,18 +57,6 @@ async function shown(p: Page, owner: string): Promise<{ state: string; plan: str
 
 const requestsOf = (name: string) => scripted.server.agent(name).requests;
 const carries = (request: ScriptedRequest, words: string) => JSON.stringify(request.body.messages).includes(words);
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function accessibilityProblems(p: Page): Promise<string[]> {
-  await p.evaluate(axeSource);
-  const violations = await p.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
-}
 
 async function setLanguage(language: 'en' | 'zh-CN'): Promise<void> {
   const socket = await connectKeelSocket(scripted.keel.url);

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reply, text, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
+import { reply, text, toolUse } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { gate } from './support/heldAnswer';
+import { accessibilityProblems } from './support/axe';
 
 /*
  * A helper whose change conflicts with the folder, on the board (issue 25.3): its command's
@@ -22,14 +23,6 @@ const START = '# Parser\n\nLines in, lines out.\n';
 const THEIRS = '# Parser\n\nIt splits text into lines.\n';
 const OURS = '# Parser\n\nThe person wrote this line meanwhile.\n';
 
-function gate(): { arrived: Promise<ScriptedRequest>; release(step: StaticStep): void; step(request: ScriptedRequest): Promise<StaticStep> } {
-  let arrive!: (request: ScriptedRequest) => void;
-  let answer!: (step: StaticStep) => void;
-  const arrived = new Promise<ScriptedRequest>((resolve) => (arrive = resolve));
-  const answered = new Promise<StaticStep>((resolve) => (answer = resolve));
-  return { arrived, release: (step) => answer(step), step: (request) => (arrive(request), answered) };
-}
-
 const home = tempDir('helper-conflict-home');
 const workspace = tempDir('helper-conflict-ws');
 const written = gate();
@@ -38,18 +31,6 @@ let page: Page;
 
 const panel = (p: Page): Locator => p.locator('section.helper-panel[data-helper-id="helper-1"]');
 const readme = () => readFileSync(join(workspace.path, 'README.md'), 'utf8');
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function accessibilityProblems(p: Page): Promise<string[]> {
-  await p.evaluate(axeSource);
-  const violations = await p.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
-}
 
 beforeAll(async () => {
   writeFileSync(join(workspace.path, 'README.md'), START);

@@ -3,9 +3,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reply, text, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
+import { reply, text, toolUse } from '../support/scriptedAnthropic';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { gate } from './support/heldAnswer';
 
 /*
  * A helper stopped after it changed a file keeps its worktree (issue 25.5): the board lists the file
@@ -14,14 +15,6 @@ import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindo
 
 const TASK = 'Draft the notes with a helper';
 const INSTRUCTIONS = 'Draft notes.txt.';
-
-function gate(): { arrived: Promise<ScriptedRequest>; release(step: StaticStep): void; step(request: ScriptedRequest): Promise<StaticStep> } {
-  let arrive!: (request: ScriptedRequest) => void;
-  let answer!: (step: StaticStep) => void;
-  const arrived = new Promise<ScriptedRequest>((resolve) => (arrive = resolve));
-  const answered = new Promise<StaticStep>((resolve) => (answer = resolve));
-  return { arrived, release: (step) => answer(step), step: (request) => (arrive(request), answered) };
-}
 
 const home = tempDir('helpers-kept-home');
 const workspace = tempDir('helpers-kept-ws');

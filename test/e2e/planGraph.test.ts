@@ -1,10 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { lastMessage, reply, text, textOf, toolUse, type ScriptedRequest, type StaticStep } from '../support/scriptedAnthropic';
+import { lastMessage, reply, text, textOf, toolUse } from '../support/scriptedAnthropic';
 import { board, boardVersion, row, screenshot, waitForNewVersion } from './support/board';
 import { connectKeelSocket } from './support/keelSocket';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
+import { gate } from './support/heldAnswer';
 
 /*
  * The plan graph on the board, in a real Chromium against `keel web` and the scripted model:
@@ -22,14 +23,6 @@ const home = tempDir('graph-home');
 const workspace = tempDir('graph-ws');
 
 /** Holds the model's answer until the test releases it: the agent is thinking meanwhile. */
-function gate(): { arrived: Promise<ScriptedRequest>; release(step: StaticStep): void; step(request: ScriptedRequest): Promise<StaticStep> } {
-  let arrive!: (request: ScriptedRequest) => void;
-  let answer!: (step: StaticStep) => void;
-  const arrived = new Promise<ScriptedRequest>((resolve) => (arrive = resolve));
-  const answered = new Promise<StaticStep>((resolve) => (answer = resolve));
-  return { arrived, release: (step) => answer(step), step: (request) => (arrive(request), answered) };
-}
-
 const thinking = gate();
 const plan = [
   { id: 'parse', content: PARSE, status: 'in_progress', activeForm: 'Parsing the input' },
