@@ -24,6 +24,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   sandboxApprovals: async () => (await import('./sandboxApprovals')).benchSandboxApprovals(),
   helperWorktree: async () => (await import('./helperWorktree')).benchHelperWorktree(),
+  helpersWallTime: async () => (await import('./helpersWallTime')).benchHelpersWallTime(),
 };
 
 const unknown = only.filter((name) => !(name in benches));
