@@ -32,7 +32,10 @@ export default defineConfig({
     testTimeout: 30_000,
     // The sandbox's own tests (test/integration/sandbox, ...) turn it on with KEEL_SANDBOX=required;
     // the rest test what they test without a helper per core, and reach loopback servers freely.
-    env: { KEEL_SANDBOX: 'off' },
+    // PYENV_REHASH_TIMEOUT: a shell a test kills while pyenv's start-up rehash runs (a closed tab,
+    // a stopped keel web) leaves its lock file, and on a machine whose .bashrc runs `pyenv init`
+    // every later shell then waits 60 s for it, longer than any test waits for a prompt.
+    env: { KEEL_SANDBOX: 'off', PYENV_REHASH_TIMEOUT: '1' },
     hookTimeout: 60_000,
     // Browser tests each start a Chromium; on two cores more than two at once only thrash.
     maxWorkers: 2,

@@ -8,14 +8,16 @@ import type { SettingsDialogProps } from './SettingsDialog';
 import { settingsPart } from './settingsPart';
 
 /**
- * The settings dialog from its own chunk. Until the chunk is there (it is fetched when the window
- * is idle, so this is rare) the same dialog frame stands open, with a placeholder or the error.
+ * The settings dialog from its own chunk (fetched when the window is idle, so usually there). A
+ * dialog opened before it arrives opens whole, a moment later, rather than as an empty frame that
+ * fills in under the reader; a chunk that cannot be loaded opens the frame with the error.
  */
 export function LazySettingsDialog(props: SettingsDialogProps) {
   const { t } = useI18n();
   const id = useId();
   const state = useLazyPart(settingsPart);
   if (state.status === 'ready') return <state.module.SettingsDialog {...props} />;
+  if (state.status !== 'failed') return null;
   return (
     <Dialog
       labelledBy={`${id}-title`}
