@@ -25,6 +25,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandboxApprovals: async () => (await import('./sandboxApprovals')).benchSandboxApprovals(),
   helperWorktree: async () => (await import('./helperWorktree')).benchHelperWorktree(),
   helpersWallTime: async () => (await import('./helpersWallTime')).benchHelpersWallTime(),
+  catalogueLookup: async () => (await import('./catalogueLookup')).benchCatalogueLookup(),
 };
 
 const unknown = only.filter((name) => !(name in benches));
