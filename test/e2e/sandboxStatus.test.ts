@@ -1,21 +1,16 @@
 import { mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WorkspaceSandbox } from '../../main/sandbox/workspaceSandbox';
 import { screenshot } from './support/board';
 import { launchChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
+import { sandboxWorksHere } from '../support/sandboxProbe';
 
 // The status bar says whether the agent's commands run sandboxed, in words, and follows the
 // sandbox live: checked at start, and unavailable (with why) the moment its helper ends.
 
-const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
-const probed = await probe.start();
-await probe.dispose();
-const works = probed.state === 'on';
-if (!works) console.warn(`SKIPPED: the "Sandboxed (bwrap)" status bar test: no sandbox works here (${JSON.stringify(probed)})`);
+const works = await sandboxWorksHere('the "Sandboxed (bwrap)" status bar test');
 
 let browser: Browser;
 const cleanups: (() => Promise<void> | void)[] = [];

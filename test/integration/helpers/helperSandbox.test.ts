@@ -1,21 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../main/agent/workspaceTools';
-import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { reply, text, toolResults, toolUse } from '../../support/scriptedAnthropic';
 import { sendTask } from '../agent/scenario';
+import { sandboxWorksHere } from '../../support/sandboxProbe';
 
 // A helper in its own worktree runs its commands in a sandbox of its own, under the folder's
 // setting: with "required", nothing it runs may write outside its worktree.
 
-const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
-const works = (await probe.start()).state === 'on';
-await probe.dispose();
-if (!works) console.warn('SKIPPED: helpers in the sandbox: no sandbox works here');
+const works = await sandboxWorksHere('helpers in the sandbox');
 
 let harness: AgentHarness | undefined;
 const escape = join(homedir(), `keel-helper-escape-${process.pid}`);

@@ -1,20 +1,15 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../common/approvals';
-import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
 import { bashTool } from '../../../main/tools/bash';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { reply, text, toolUse } from '../../support/scriptedAnthropic';
 import { sendTask, waitFor } from '../agent/scenario';
+import { sandboxWorksHere } from '../../support/sandboxProbe';
 
 // The first command of a session is asked while the sandbox may still be checking itself: its card
 // must say what will happen, a sandboxed run, and "Allow for this session" must allow the sandbox.
 
-const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
-const works = (await probe.start()).state === 'on';
-await probe.dispose();
-if (!works) console.warn('SKIPPED: the first command’s card in the sandbox: no sandbox works here');
+const works = await sandboxWorksHere('the first command’s card in the sandbox');
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {

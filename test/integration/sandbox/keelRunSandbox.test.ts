@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startScriptedAnthropic, text, toolResults, toolResultText, toolUse, type ScriptedAnthropic } from '../../support/scriptedAnthropic';
-import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
+import { sandboxWorksHere } from '../../support/sandboxProbe';
 
 // The issue's "done when", as a person would try it: `keel run` (Full auto) with
 // KEEL_SANDBOX=required, real bubblewrap, the scripted model asking for each command.
@@ -15,11 +15,7 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'bin', 'keel.js');
 const KEY = 'sk-test-keel-sandbox-1122334455';
 
-const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
-const status = await probe.start();
-await probe.dispose();
-const works = status.state === 'on';
-if (!works) console.warn(`SKIPPED: keel run sandbox tests: no sandbox works here (${JSON.stringify(status)})`);
+const works = await sandboxWorksHere('keel run sandbox tests');
 
 let tmp: string;
 let servers: ScriptedAnthropic[] = [];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runInPty } from '../../../main/tools/bash';
 import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
+import { sandboxWorksHere } from '../../support/sandboxProbe';
 
 // The sandbox as the bash tool uses it: a real helper process, real bubblewrap, real commands in a pty.
 
@@ -47,11 +48,7 @@ async function run(s: WorkspaceSandbox, command: string) {
   }
 }
 
-const probe = new WorkspaceSandbox({ workspace: tmpdir(), dataDir: join(tmpdir(), 'keel-sandbox-probe'), setting: 'auto' });
-const status = await probe.start();
-await probe.dispose();
-const works = status.state === 'on';
-if (!works) console.warn(`SKIPPED: sandbox tests: no sandbox works here (${JSON.stringify(status)})`);
+const works = await sandboxWorksHere('sandbox tests');
 
 describe('the start-up check', () => {
   it('says off when the setting is off, and never starts a helper', async () => {
