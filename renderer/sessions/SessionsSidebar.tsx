@@ -8,7 +8,7 @@ import type { MessageKey } from '../i18n/messages';
 import { FolderIcon, PlusIcon, TrashIcon } from '../ui/icons';
 import { DeleteSessionDialog } from './DeleteSessionDialog';
 import { formatSessionDate } from './formatDate';
-import { fullDateTime, sessionHints } from './sessionHints';
+import { sessionHints } from './sessionHints';
 import type { SessionsState } from './useSessions';
 
 const OUTCOME_LABELS: Record<TaskOutcome, MessageKey> = {
@@ -137,9 +137,7 @@ export function SessionsSidebar({ id, width, workspace, state, trashFolder, runn
                             {t(OUTCOME_LABELS[outcome])}
                           </span>
                         ) : null}
-                        <time dateTime={session.updatedAt}>
-                          {hint?.sameTitle ? fullDateTime(session.updatedAt, language) : formatSessionDate(session.updatedAt, language)}
-                        </time>
+                        <time dateTime={session.updatedAt}>{hint?.sameTitle ? hint.when : formatSessionDate(session.updatedAt, language)}</time>
                       </span>
                     </span>
                   </button>
