@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workspaceTools } from '../main/agent/workspaceTools';
 import { startAgentHarness } from '../test/support/agentHarness';
 import { reply, text, toolUse, type StaticStep, type Step } from '../test/support/scriptedAnthropic';
 import { sized } from './quick';
+import { commitFolder } from '../test/support/gitRepo';
 
 /** Each model answer's fixed wait: the model "thinking", which is what helpers overlap. */
 const DELAY_MS = sized(400, 150);
@@ -26,14 +26,6 @@ function stepWork(name: string, id: string): StaticStep[] {
 
 const plan = STEPS.map((name) => ({ id: name, content: `Write ${name}.txt`, status: 'pending' }));
 const done = STEPS.map((name) => ({ id: name, content: `Write ${name}.txt`, status: 'completed' }));
-
-function gitRepo(workspace: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=B', '-c', 'user.email=b@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(workspace, 'README.md'), '# Bench\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'first');
-}
 
 /**
  * Issue 25's wall-time bench: a task of four independent steps, each four model answers of a fixed
@@ -65,7 +57,14 @@ export async function benchHelpersWallTime(): Promise<void> {
 }
 
 async function timeTask(script: Step[], agents?: { name: string; firstMessage: string; script: Step[] }[]): Promise<number> {
-  const harness = await startAgentHarness(script, { tools: workspaceTools(), beforeOpen: gitRepo, ...(agents ? { server: { agents } } : {}) });
+  const harness = await startAgentHarness(script, {
+    tools: workspaceTools(),
+    beforeOpen: (workspace) => {
+      writeFileSync(join(workspace, 'README.md'), '# Bench\n');
+      commitFolder(workspace);
+    },
+    ...(agents ? { server: { agents } } : {}),
+  });
   try {
     const finished = new Promise<string>((resolve) => {
       const stop = harness.core.onEvent((event) => {
@@ -83,7 +82,7 @@ async function timeTask(script: Step[], agents?: { name: string; firstMessage: s
     if (outcome !== 'done') throw new Error(`the task ended ${outcome}`);
     if (harness.server.errors.length > 0) throw new Error(`the scripted server: ${harness.server.errors[0]!.message}`);
     for (const name of STEPS) {
-      const content = execFileSync('cat', [join(harness.workspace, `${name}.txt`)], { encoding: 'utf8' });
+      const content = readFileSync(join(harness.workspace, `${name}.txt`), 'utf8');
       if (content !== `${name}\nchecked\n`) throw new Error(`${name}.txt holds ${JSON.stringify(content)}: the steps' work did not land`);
     }
     return wall;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -10,6 +9,7 @@ import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 import { gate } from './support/heldAnswer';
 import { accessibilityProblems } from './support/axe';
+import { commitFolder } from '../support/gitRepo';
 
 /*
  * Helpers on the board (issue 25.4), in a real Chromium against `keel web` and the scripted model
@@ -65,15 +65,9 @@ async function setLanguage(language: 'en' | 'zh-CN'): Promise<void> {
   if (!result.ok) throw new Error(result.error.message);
 }
 
-function git(...args: string[]): void {
-  execFileSync('git', args, { cwd: workspace.path, stdio: 'ignore' });
-}
-
 beforeAll(async () => {
   writeFileSync(join(workspace.path, 'README.md'), '# Parser\n\nLines in, lines out.\n');
-  git('init', '-q');
-  git('-c', 'user.name=Keel test', '-c', 'user.email=test@keel.invalid', 'add', '.');
-  git('-c', 'user.name=Keel test', '-c', 'user.email=test@keel.invalid', 'commit', '-q', '-m', 'start');
+  commitFolder(workspace.path);
   const plan = [
     { id: 'parse', content: PARSE, status: 'pending' },
     { id: 'tests', content: TESTS, status: 'pending' },

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 import { gate } from './support/heldAnswer';
 import { accessibilityProblems } from './support/axe';
+import { commitFolder } from '../support/gitRepo';
 
 /*
  * A helper whose change conflicts with the folder, on the board (issue 25.3): its command's
@@ -34,11 +34,7 @@ const readme = () => readFileSync(join(workspace.path, 'README.md'), 'utf8');
 
 beforeAll(async () => {
   writeFileSync(join(workspace.path, 'README.md'), START);
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=Keel test', '-c', 'user.email=test@keel.invalid', ...args], { cwd: workspace.path, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-q', '-m', 'start');
+  commitFolder(workspace.path);
   scripted = await openScriptedWindow({
     workspace: workspace.path,
     keelHome: home.path,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -7,6 +6,7 @@ import { reply, text, toolUse } from '../support/scriptedAnthropic';
 import { tempDir } from './support/keelWeb';
 import { openScriptedWindow, type ScriptedWindow } from './support/scriptedWindow';
 import { gate } from './support/heldAnswer';
+import { commitFolder } from '../support/gitRepo';
 
 /*
  * A helper stopped after it changed a file keeps its worktree (issue 25.5): the board lists the file
@@ -25,11 +25,7 @@ const panel = (): Locator => page.locator('section.helper-panel[data-helper-id="
 
 beforeAll(async () => {
   writeFileSync(join(workspace.path, 'README.md'), '# Notes\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=Keel test', '-c', 'user.email=test@keel.invalid', ...args], { cwd: workspace.path, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-q', '-m', 'start');
+  commitFolder(workspace.path);
   scripted = await openScriptedWindow({
     workspace: workspace.path,
     keelHome: home.path,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { startAgentHarness, type AgentHarness } from '../../support/agentHarness
 import { reply, text, toolResults, toolUse } from '../../support/scriptedAnthropic';
 import { sendTask } from '../agent/scenario';
 import { sandboxWorksHere } from '../../support/sandboxProbe';
+import { commitFolder } from '../../support/gitRepo';
 
 // A helper in its own worktree runs its commands in a sandbox of its own, under the folder's
 // setting: with "required", nothing it runs may write outside its worktree.
@@ -22,14 +22,6 @@ afterEach(async () => {
   rmSync(escape, { force: true });
 });
 
-function gitRepo(workspace: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=P', '-c', 'user.email=p@example.com', ...args], { cwd: workspace });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(workspace, 'README.md'), '# Project\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'first');
-}
-
 describe.runIf(works)('a helper in a worktree, sandbox required', { timeout: 60_000 }, () => {
   it('writes inside its worktree (merged into the folder), never in $HOME', async () => {
     const command = `echo inside > inside.txt && (touch ${JSON.stringify(escape)} 2>/dev/null && echo ESCAPED || echo BLOCKED)`;
@@ -42,7 +34,10 @@ describe.runIf(works)('a helper in a worktree, sandbox required', { timeout: 60_
       ],
       {
         tools: workspaceTools(),
-        beforeOpen: gitRepo,
+        beforeOpen: (workspace) => {
+          writeFileSync(join(workspace, 'README.md'), '# Project\n');
+          commitFolder(workspace);
+        },
         settingsFromFile: true,
         settingsFile: { sandbox: 'required' },
         server: {
