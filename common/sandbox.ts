@@ -12,8 +12,11 @@ export const DEFAULT_SANDBOX_SETTING: SandboxSetting = 'auto';
  */
 export const SandboxStatusSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('checking') }),
-  /** `via`: what confines the commands (bubblewrap on Linux, Seatbelt's sandbox-exec on macOS). */
-  z.object({ state: z.literal('on'), via: z.enum(['bwrap', 'seatbelt']).optional() }),
+  /**
+   * `via`: what confines the commands (bubblewrap on Linux, Seatbelt's sandbox-exec on macOS).
+   * `gaps`: what the check found it cannot restrict here (e.g. unix sockets without the seccomp helper).
+   */
+  z.object({ state: z.literal('on'), via: z.enum(['bwrap', 'seatbelt']).optional(), gaps: z.array(z.string().max(500)).max(10).optional() }),
   z.object({ state: z.literal('off') }),
   z.object({ state: z.literal('unavailable'), why: z.string().max(2000), required: z.boolean() }),
   z.object({ state: z.literal('unsandboxed') }),

@@ -1,5 +1,5 @@
 import type { BrowserWindow } from 'electron';
-import { app, dialog, ipcMain, protocol } from 'electron';
+import { app, dialog, ipcMain, protocol, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workspaceTools } from './agent/workspaceTools';
@@ -11,6 +11,7 @@ import { createSafeStorageKeyStore } from './electron/keyStore';
 import { claimSingleInstance, createQuitSequence, folderArgument } from './electron/lifecycle';
 import { installMenu } from './electron/menu';
 import { openFolderFromMenu } from './electron/menuTemplate';
+import { utilityHelperLauncher } from './electron/utilityHelper';
 import { createMainWindow } from './electron/window';
 
 // The Electron host, kept thin: window, menu, dialog and lifecycle. Everything else is the core.
@@ -50,6 +51,7 @@ if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
       tools: workspaceTools,
       keyStore: await createSafeStorageKeyStore(dataDir),
       log: console.warn,
+      sandboxLauncher: utilityHelperLauncher((modulePath, args, options) => utilityProcess.fork(modulePath, args, options)),
     });
     keel = core;
     try {

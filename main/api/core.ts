@@ -358,6 +358,7 @@ export class KeelCore implements HandlerContext {
       setting,
       log: this.options.log,
       ...(adjustSecrets ? { adjustSecrets } : {}),
+      ...(this.options.sandboxLauncher ? { launchHelper: this.options.sandboxLauncher } : {}),
       // Commands reach only hosts someone allowed (listed, or for this session): never "any public host".
       network: {
         listed: () => listedNetworkHosts(this.options.dataDir, this.options.settingsEnv ?? process.env),

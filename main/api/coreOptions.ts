@@ -3,6 +3,7 @@ import type { AgentTool } from '../agent/toolRunner';
 import type { KeyStore } from '../settings/keyStore';
 import type { ModelSettings } from '../settings/modelSettings';
 import type { Resolver } from '../network/networkPolicy';
+import type { HelperLauncher } from '../sandbox/helperProcess';
 
 /** How a host sets up the core: where its data lives, what it is, and what it can do. */
 export interface CoreOptions {
@@ -28,4 +29,6 @@ export interface CoreOptions {
   log?: (message: string) => void;
   /** How the network policy resolves names; the system's by default (tests map names to their local servers). */
   resolveHost?: Resolver;
+  /** How the sandbox helper process is started; a Node fork by default (the Electron app uses utility processes). */
+  sandboxLauncher?: HelperLauncher;
 }

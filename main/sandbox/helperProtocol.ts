@@ -7,10 +7,13 @@ export type HelperRequest =
   | { id: number; type: 'wrap'; command: string; commandId: string; tmpDir: string }
   | { id: number; type: 'after'; commandId: string }
   | { id: number; type: 'hosts'; allowedHosts: string[] }
-  | { id: number; type: 'answer'; askId: number; allow: boolean };
+  | { id: number; type: 'answer'; askId: number; allow: boolean }
+  /** Take the proxies, bridges and placeholders down, then exit. */
+  | { id: number; type: 'shutdown' };
 
 /** Helper → parent: the answer to a request. */
-export type HelperReply = { id: number; ok: true; wrapped?: string; sockets?: string[] } | { id: number; ok: false; error: string };
+/** `warnings`: what the check found the sandbox cannot restrict here (it still runs). */
+export type HelperReply = { id: number; ok: true; wrapped?: string; sockets?: string[]; warnings?: string[] } | { id: number; ok: false; error: string };
 
 /** Helper → parent, unasked: a command wants a host no list covers; Keel's network policy decides. */
 export interface HelperAsk {

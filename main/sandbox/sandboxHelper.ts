@@ -2,6 +2,8 @@
 // directory. The sandbox runtime roots its mandatory protections (.git/hooks, shell rc files) at
 // process.cwd(), so running it inside Keel's own process would protect whatever folder Keel was
 // started in (often `/`) instead of the workspace. It wraps commands; the parent runs them.
+// It runs as a Node child (IPC through process.send) or as an Electron utility process (through
+// process.parentPort): the packaged app's RunAsNode fuse is off, so it cannot fork Node.
 import { spawnSync } from 'node:child_process';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { afterBridges } from './bridgeWait';
@@ -12,8 +14,16 @@ let config: SandboxRuntimeConfig | undefined;
 let nextAsk = 1;
 const asks = new Map<number, (allow: boolean) => void>();
 
+/** Electron's end of a utility process's channel to the main process. */
+interface ParentPort {
+  on(event: 'message', listener: (event: { data: HelperRequest }) => void): void;
+  postMessage(message: HelperMessage): void;
+}
+const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+
 function reply(message: HelperMessage): void {
-  process.send?.(message);
+  if (parentPort) parentPort.postMessage(message);
+  else process.send?.(message);
 }
 
 /** The proxy's question for a host nobody listed: Keel's network policy answers it. */
@@ -30,15 +40,18 @@ function describe(error: unknown): string {
 }
 
 /** A real wrapped `true`: a dependency check alone misses a kernel that forbids user namespaces. */
-async function check(): Promise<string | undefined> {
+async function check(): Promise<{ problem?: string; warnings: string[] }> {
   const deps = SandboxManager.checkDependencies();
-  if (deps.errors.length > 0) return deps.errors.join('; ');
+  if (deps.errors.length > 0) return { problem: deps.errors.join('; '), warnings: deps.warnings };
   const wrapped = await SandboxManager.wrapWithSandbox('true', '/bin/bash');
   const run = spawnSync('/bin/bash', ['-c', wrapped], { encoding: 'utf8', timeout: CHECK_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
   SandboxManager.cleanupAfterCommand();
-  if (run.error) return run.error.message;
-  if (run.status !== 0) return (run.stderr || run.stdout || `exit ${run.status ?? run.signal}`).trim().split('\n').slice(-3).join(' ').slice(0, 500);
-  return undefined;
+  if (run.error) return { problem: run.error.message, warnings: deps.warnings };
+  if (run.status !== 0) {
+    const problem = (run.stderr || run.stdout || `exit ${run.status ?? run.signal}`).trim().split('\n').slice(-3).join(' ').slice(0, 500);
+    return { problem, warnings: deps.warnings };
+  }
+  return { warnings: deps.warnings };
 }
 
 async function handle(request: HelperRequest): Promise<HelperReply> {
@@ -51,8 +64,8 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
       return { id: request.id, ok: true, sockets };
     }
     case 'check': {
-      const problem = await check();
-      return problem === undefined ? { id: request.id, ok: true } : { id: request.id, ok: false, error: problem };
+      const { problem, warnings } = await check();
+      return problem === undefined ? { id: request.id, ok: true, warnings } : { id: request.id, ok: false, error: problem };
     }
     case 'wrap': {
       // Read by the runtime at wrap time: each session's commands get their own temp folder.
@@ -70,6 +83,9 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
       asks.get(request.askId)?.(request.allow);
       asks.delete(request.askId);
       return { id: request.id, ok: true };
+    case 'shutdown':
+      void shutDown();
+      return { id: request.id, ok: true };
     case 'hosts':
       if (config) {
         config = { ...config, network: { ...config.network, allowedDomains: request.allowedHosts } };
@@ -79,11 +95,20 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
   }
 }
 
-process.on('message', (message: HelperRequest) => {
+function receive(message: HelperRequest): void {
   handle(message).then(reply, (error: unknown) => reply({ id: message.id, ok: false, error: describe(error) }));
-});
+}
 
-// The parent's end: take the proxies and the placeholder files down with it.
-process.on('disconnect', () => {
-  void SandboxManager.reset().finally(() => process.exit(0));
-});
+let shuttingDown: Promise<void> | undefined;
+/** Takes the proxies and the placeholder files down, then ends. */
+function shutDown(): Promise<void> {
+  shuttingDown ??= SandboxManager.reset().finally(() => process.exit(0));
+  return shuttingDown;
+}
+
+if (parentPort) parentPort.on('message', (event) => receive(event.data));
+else process.on('message', receive);
+
+// A Node child whose parent ended without asking (a crash): the same clean-up. A utility process
+// ends with Electron's main process.
+process.on('disconnect', () => void shutDown());

@@ -1,4 +1,3 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -7,8 +6,9 @@ import type { Disposable } from '../../common/disposables';
 import { Emitter } from '../../common/emitter';
 import type { SandboxSetting, SandboxStatus } from '../../common/sandbox';
 import { hostOnlyEnvironment } from './commandEnvironment';
-import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
+import type { HelperReply, HelperRequest } from './helperProtocol';
 import { locateHelperFile } from './helperFile';
+import { forkNodeHelper, type HelperLauncher, type HelperProcess } from './helperProcess';
 import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from './leftovers';
 import { placeholderCandidates, removePlaceholders } from './placeholders';
 import { sandboxPolicy } from './sandboxPolicy';
@@ -27,6 +27,8 @@ export interface WorkspaceSandboxOptions {
   /** Narrows the secrets for a workspace inside one of them (a helper's worktree lives in the data folder). */
   adjustSecrets?: (secrets: readonly string[]) => string[];
   log?: (message: string) => void;
+  /** How the helper process is started; a Node fork by default (the Electron app passes its utility processes). */
+  launchHelper?: HelperLauncher;
 }
 
 /** What the sandbox asks of the network policy. */
@@ -59,7 +61,7 @@ const START_TIMEOUT_MS = 20_000;
  * gate and the bash tool follow.
  */
 export class WorkspaceSandbox {
-  private child: ChildProcess | undefined;
+  private child: HelperProcess | undefined;
   private nextId = 1;
   private readonly waiters = new Map<number, Waiter>();
   private current: SandboxStatus = { state: 'checking' };
@@ -112,8 +114,10 @@ export class WorkspaceSandbox {
     try {
       await this.launch();
       await this.request({ type: 'init', config: this.policy() });
-      await this.request({ type: 'check' });
-      return this.setStatus({ state: 'on', via: platform === 'darwin' ? 'seatbelt' : 'bwrap' });
+      const { warnings = [] } = await this.request({ type: 'check' });
+      const gaps = warnings.slice(0, 10).map((warning) => warning.slice(0, 500));
+      if (gaps.length > 0) this.options.log?.(`warning: the sandbox cannot restrict everything here: ${gaps.join('; ')}`);
+      return this.setStatus({ state: 'on', via: platform === 'darwin' ? 'seatbelt' : 'bwrap', ...(gaps.length > 0 ? { gaps } : {}) });
     } catch (error) {
       await this.dispose();
       return this.setStatus({ state: 'unavailable', why: error instanceof Error ? error.message : String(error), required: setting === 'required' });
@@ -141,19 +145,14 @@ export class WorkspaceSandbox {
       workspace: this.options.workspace,
       placeholders: placeholderCandidates(this.options.workspace),
     });
-    const child = fork(helper.path, [], {
-      cwd: this.options.workspace,
-      execArgv: helper.execArgv,
-      env: { ...hostOnlyEnvironment(process.env), [HELPER_MARKER_VARIABLE]: marker, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
+    const launchHelper = this.options.launchHelper ?? forkNodeHelper;
+    const child = launchHelper(helper, { cwd: this.options.workspace, env: { ...hostOnlyEnvironment(process.env), [HELPER_MARKER_VARIABLE]: marker } });
     this.child = child;
     let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    child.onStderr((chunk) => {
       stderr = (stderr + chunk).slice(-2000);
     });
-    child.on('message', (message: HelperMessage) => {
+    child.onMessage((message) => {
       if ('type' in message) {
         const allow = this.options.network?.allows(message.host) ?? false;
         if (!allow) this.refusedHosts.add(message.port ? `${message.host}:${message.port}` : message.host);
@@ -165,9 +164,9 @@ export class WorkspaceSandbox {
       this.waiters.delete(reply.id);
       waiter?.(reply);
     });
-    child.on('exit', (code, signal) => {
+    child.onExit((ended) => {
       if (this.child === child) this.child = undefined;
-      const why = `the sandbox helper ended (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' ')}` : ''}`;
+      const why = `the sandbox helper ended (${ended})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' ')}` : ''}`;
       for (const [id, waiter] of this.waiters) waiter({ id, ok: false, error: why });
       this.waiters.clear();
       if (this.current.state === 'on') this.setStatus({ state: 'unavailable', why, required: this.options.setting === 'required' });
@@ -176,7 +175,7 @@ export class WorkspaceSandbox {
 
   private request(message: RequestBody): Promise<Extract<HelperReply, { ok: true }>> {
     const child = this.child;
-    if (!child?.connected) return Promise.reject(new Error('the sandbox helper is not running'));
+    if (!child?.running) return Promise.reject(new Error('the sandbox helper is not running'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer =
@@ -236,12 +235,12 @@ export class WorkspaceSandbox {
     this.child = undefined;
     if (child) {
       const ended = new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) resolve();
-        else child.once('exit', () => resolve());
+        if (!child.running) resolve();
+        else child.onExit(() => resolve());
       });
-      // Disconnecting lets the helper reset the runtime (proxies, bridges, placeholders) and exit.
-      if (child.connected) child.disconnect();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      // The helper resets the runtime (proxies, bridges, placeholders) and exits.
+      child.send({ id: this.nextId++, type: 'shutdown' });
+      const timer = setTimeout(() => child.kill(), 3000);
       await ended;
       clearTimeout(timer);
     }

@@ -18,8 +18,14 @@ function describe(status: SandboxStatus, t: Translate): { text: string; title: s
   switch (status.state) {
     case 'checking':
       return { text: t('status.sandbox.checking'), title: t('status.sandbox.checking') };
-    case 'on':
-      return { text: status.via ? t('status.sandbox.onVia', { via: status.via }) : t('status.sandbox.on'), title: t('status.sandbox.onTitle') };
+    case 'on': {
+      const text = status.via ? t('status.sandbox.onVia', { via: status.via }) : t('status.sandbox.on');
+      if (!status.gaps?.length) return { text, title: t('status.sandbox.onTitle') };
+      return {
+        text: t('status.sandbox.onWithGaps', { text }),
+        title: `${t('status.sandbox.onTitle')} ${t('status.sandbox.gapsTitle', { gaps: status.gaps.join('; ') })}`,
+      };
+    }
     case 'off':
       return { text: t('status.sandbox.off'), title: t('status.sandbox.offTitle') };
     case 'unavailable':

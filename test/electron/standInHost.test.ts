@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from '../../common/csp';
 import { requestChannels } from '../../common/contract';
 import { NO_ENCRYPTION_WARNING } from '../../main/electron/keyStoreFile';
 import { killProcessesWith, processesWith, uniqueMarker } from '../unit/tools/bash/support';
+import { sandboxWorksHere } from '../support/sandboxProbe';
 
 /*
  * The built Electron main process (out/main/index.js), run by Node with a stand-in for the
@@ -22,6 +23,7 @@ const mainFile = join(root, 'out', 'main', 'index.js');
 const register = fileURLToPath(new URL('./standIn/register.mjs', import.meta.url));
 const built = existsSync(mainFile);
 if (!built) console.log('Stand-in Electron host test skipped: out/main is not built (run "npm run build")');
+const sandboxWorks = built && (await sandboxWorksHere("the stand-in host's sandbox test"));
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -48,6 +50,10 @@ interface Report {
   processesAtQuit?: number;
   quitted?: number;
   errors: string[];
+  utilityForks: { modulePath: string; cwd: string; serviceName: string }[];
+  sandbox?: { state: string; via?: string; gaps?: string[]; why?: string };
+  helpersBeforeQuit?: number;
+  helpersAtQuit?: number;
 }
 
 function runMain(env: Record<string, string>): Promise<{ report: Report; code: number | null; stderr: string }> {
@@ -138,4 +144,23 @@ describe.skipIf(!built)('the Electron main process, with a stand-in electron', (
     expect(report.quitted).toBe(1);
     expect(report.loadedURL).toBeUndefined();
   });
+
+  it.skipIf(!sandboxWorks)(
+    'checks the sandbox through a utility process in the folder (a packaged app cannot fork Node) and ends it on quit',
+    { timeout: 90_000 },
+    async () => {
+      const workspaces = realpathSync(mkdtempSync(join(tmpdir(), 'keel-standin-ws-')));
+      cleanups.push(() => rmSync(workspaces, { recursive: true, force: true }));
+      const picked = join(workspaces, 'sandboxed-project');
+      mkdirSync(picked);
+      const { report, code, stderr } = await runMain({ STANDIN_SCENARIO: 'sandbox', STANDIN_PICK: picked, KEEL_SANDBOX: 'required' });
+      expect(report.errors, stderr).toEqual([]);
+      expect(code, stderr).toBe(0);
+      expect(report.utilityForks).toEqual([{ modulePath: join(root, 'out', 'main', 'sandboxHelper.js'), cwd: picked, serviceName: 'Keel sandbox helper' }]);
+      // Its answers came back through process.parentPort: the check (a wrapped `true`) passed.
+      expect(report.sandbox).toEqual({ state: 'on', via: 'bwrap' });
+      expect(report.helpersBeforeQuit).toBe(1);
+      expect(report.helpersAtQuit).toBe(0);
+    },
+  );
 });

@@ -11,6 +11,8 @@ export const status = {
   'status.sandbox.on': 'Sandboxed',
   'status.sandbox.onVia': 'Sandboxed ({via})',
   'status.sandbox.onTitle': "The agent's commands write only in this folder, read no secrets and reach only allowed hosts.",
+  'status.sandbox.onWithGaps': '{text}, with gaps',
+  'status.sandbox.gapsTitle': 'Not restricted here: {gaps}.',
   'status.sandbox.off': 'Not sandboxed: turned off',
   'status.sandbox.offTitle': 'The sandbox is off in the settings (sandbox: "off" or KEEL_SANDBOX=off): commands run with your rights.',
   'status.sandbox.unavailable': 'Not sandboxed: {why}',

@@ -13,6 +13,8 @@ export const status: Record<keyof typeof en, string> = {
   'status.sandbox.on': '已沙箱隔离',
   'status.sandbox.onVia': '已沙箱隔离（{via}）',
   'status.sandbox.onTitle': '智能体的命令只能写入此文件夹，不能读取机密，只能访问允许的主机。',
+  'status.sandbox.onWithGaps': '{text}，有缺口',
+  'status.sandbox.gapsTitle': '此处无法限制：{gaps}。',
   'status.sandbox.off': '未隔离：已关闭',
   'status.sandbox.offTitle': '设置中关闭了沙箱（sandbox: "off" 或 KEEL_SANDBOX=off）：命令以你的权限运行。',
   'status.sandbox.unavailable': '未隔离：{why}',

@@ -3,12 +3,12 @@
 // the real main code: the page's requests through the protocol handler, navigation attempts, IPC
 // from the window and from a stranger, File › Open Folder…, a second instance, a shell left
 // running, and quitting. It writes what happened to STANDIN_REPORT and exits.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 
 const env = process.env;
-const report = { calls: [], titles: [], sent: [], messageBoxes: [], opened: [], errors: [] };
+const report = { calls: [], titles: [], sent: [], messageBoxes: [], opened: [], errors: [], utilityForks: [] };
 let ready = false;
 let finished = false;
 
@@ -47,6 +47,7 @@ class StandInApp extends EventEmitter {
     if (prevented) return;
     report.quitted = (report.quitted ?? 0) + 1;
     if (env.STANDIN_MARKER) report.processesAtQuit = liveWith(env.STANDIN_MARKER);
+    if (env.STANDIN_SCENARIO === 'sandbox') report.helpersAtQuit = runningUtilities();
     setImmediate(() => finish());
   }
 }
@@ -174,7 +175,50 @@ export const shell = {
   openExternal: async (url) => void report.opened.push(url),
 };
 
-export default { app, protocol, BrowserWindow, ipcMain, dialog, Menu, safeStorage, shell };
+/**
+ * Electron's utility processes, as far as Keel uses them: a Node child that talks through
+ * process.parentPort (parentPort.mjs), with Electron's events: spawn, message, exit (a code).
+ */
+class StandInUtilityProcess extends EventEmitter {
+  constructor(modulePath, args, options) {
+    super();
+    if (!ready) throw new Error('utilityProcess.fork can only be called after the ready event');
+    const parentPort = new URL('./parentPort.mjs', import.meta.url).pathname;
+    this.child = fork(modulePath, args, {
+      cwd: options.cwd,
+      env: options.env,
+      execArgv: ['--import', parentPort, ...(options.execArgv ?? [])],
+      stdio: ['ignore', 'ignore', options.stdio?.[2] === 'pipe' ? 'pipe' : 'ignore', 'ipc'],
+      serialization: 'json',
+    });
+    this.stdout = null;
+    this.stderr = this.child.stderr;
+    this.child.once('spawn', () => {
+      this.pid = this.child.pid;
+      this.emit('spawn');
+    });
+    this.child.on('message', (message) => this.emit('message', message));
+    this.child.once('exit', (code, signal) => this.emit('exit', code ?? (signal ? 1 : 0)));
+  }
+  postMessage(message) {
+    this.child.send(message);
+  }
+  kill() {
+    return this.child.kill();
+  }
+}
+const utilities = [];
+const runningUtilities = () => utilities.filter(({ child }) => child.exitCode === null && child.signalCode === null).length;
+export const utilityProcess = {
+  fork(modulePath, args = [], options = {}) {
+    report.utilityForks.push({ modulePath, cwd: options.cwd, serviceName: options.serviceName });
+    const utility = new StandInUtilityProcess(modulePath, args, options);
+    utilities.push(utility);
+    return utility;
+  },
+};
+
+export default { app, protocol, BrowserWindow, ipcMain, dialog, Menu, safeStorage, shell, utilityProcess };
 
 async function until(probe, what, timeoutMs = 15_000) {
   const end = Date.now() + timeoutMs;
@@ -192,6 +236,7 @@ const liveWith = (marker) =>
     .filter((line) => line.includes(marker) && !line.trim().startsWith('Z') && !line.includes('ps -eo')).length;
 
 async function scenario() {
+  if (env.STANDIN_SCENARIO === 'sandbox') return sandboxScenario();
   const window = windows[0];
   const contents = window.webContents;
 
@@ -251,5 +296,15 @@ async function scenario() {
   if (!tab.ok) throw new Error(`terminal.create: ${tab.error.message}`);
   await invoke('terminal.input', { id: tab.value.id, data: `sleep 300.${env.STANDIN_MARKER} & nohup sleep 301.${env.STANDIN_MARKER} >/dev/null 2>&1 &\r` });
   report.runningBeforeQuit = await until(() => (liveWith(env.STANDIN_MARKER) === 2 ? 2 : 0), 'the two sleeps to run');
+  app.quit();
+}
+
+/** KEEL_SANDBOX=required: a folder opened, its sandbox checked through a utility process, then quit. */
+async function sandboxScenario() {
+  const file = applicationMenu.find((item) => item.label === 'File');
+  file.submenu.find((item) => item.label === 'Open Folder…').click();
+  const checked = () => report.sent.find((event) => event.channel === 'keel:sandbox.changed' && event.payload?.state !== 'checking');
+  report.sandbox = (await until(checked, 'the sandbox check', 30_000)).payload;
+  report.helpersBeforeQuit = runningUtilities();
   app.quit();
 }
