@@ -22,6 +22,15 @@ export interface NodePtyResult {
   nativeDirs: string[];
 }
 
+export interface SeccompResult {
+  /** The runtime's vendor/seccomp folder in app.asar.unpacked. */
+  seccompDir: string;
+  /** The architecture folders removed (other targets'). */
+  removed: string[];
+  /** The apply-seccomp binary made 0o755, relative to resources; none off Linux. */
+  binary: string | undefined;
+}
+
 export interface BinaryDescription {
   format: 'elf' | 'mach-o' | 'pe' | 'unknown';
   platform: PlatformName | 'unknown';
@@ -36,5 +45,6 @@ export function prebuildsFor(platform: PlatformName, arch: ArchName): string[];
 export function resourcesDir(context: AfterPackContextLike): Promise<string>;
 export function describeBinary(bytes: Buffer): BinaryDescription;
 export function prepareNodePty(options: { resources: string; platform: PlatformName; arch: ArchName }): Promise<NodePtyResult>;
-export function afterPack(context: AfterPackContextLike): Promise<NodePtyResult>;
+export function prepareSeccomp(options: { resources: string; platform: PlatformName; arch: ArchName }): Promise<SeccompResult>;
+export function afterPack(context: AfterPackContextLike): Promise<NodePtyResult & { seccomp: SeccompResult }>;
 export default afterPack;

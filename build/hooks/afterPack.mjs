@@ -205,16 +205,61 @@ export async function prepareNodePty({ resources, platform, arch }) {
   return { ptyDir, removed, helpers, nativeDirs: nativeDirs.map((dir) => relative(ptyDir, dir)) };
 }
 
+/** The sandbox runtime's architectures with an apply-seccomp binary (its vendor/seccomp/<arch>). */
+const SECCOMP_ARCHES = ['x64', 'arm64'];
+
+/**
+ * Prepares the sandbox runtime's seccomp helper under `<resources>/app.asar.unpacked`: bubblewrap
+ * runs it from disk (main/sandbox/seccompPath.ts names the unpacked copy), so on Linux the
+ * target's binary must be there, an ELF for the target, and executable; without it the sandbox
+ * still starts but cannot block unix sockets. Other platforms and arches' copies are removed.
+ */
+export async function prepareSeccomp({ resources, platform, arch }) {
+  const seccompDir = join(resources, 'app.asar.unpacked', 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp');
+  const removed = [];
+  const present = (await exists(seccompDir)) ? await readdir(seccompDir) : [];
+  const keep = platform === 'linux' && SECCOMP_ARCHES.includes(arch) ? arch : undefined;
+  for (const name of present) {
+    if (name === keep) continue;
+    await rm(join(seccompDir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  if (!keep) return { seccompDir, removed, binary: undefined };
+  const binary = join(seccompDir, keep, 'apply-seccomp');
+  if (!(await exists(binary))) {
+    throw new PackagingError(
+      `the sandbox's seccomp helper is missing from the unpacked app (${binary}): electron-builder.yml's asarUnpack must ` +
+        `include node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/**, or sandboxed commands could reach any unix socket.`,
+    );
+  }
+  const found = describeBinary(await readHeader(binary));
+  if (found.platform !== 'linux' || found.arch !== arch) {
+    throw new PackagingError(`the sandbox's seccomp helper ${binary} is ${found.format} for ${found.arch}, not linux-${arch}`);
+  }
+  if ((await stat(binary)).nlink > 1) {
+    await copyFile(binary, `${binary}.unlinked`);
+    await rename(`${binary}.unlinked`, binary);
+  }
+  await chmod(binary, 0o755);
+  return { seccompDir, removed, binary: relative(resources, binary) };
+}
+
 export async function afterPack(context) {
   const platform = platformName(context.electronPlatformName);
   const arch = archName(context.arch);
-  const result = await prepareNodePty({ resources: await resourcesDir(context), platform, arch });
+  const resources = await resourcesDir(context);
+  const result = await prepareNodePty({ resources, platform, arch });
   console.log(
     `  • afterPack: node-pty for ${platform}-${arch} loads ${result.nativeDirs.join(', ')}; ` +
       `removed ${result.removed.length ? result.removed.join(', ') : 'nothing'}; ` +
       `made executable ${result.helpers.length ? result.helpers.join(', ') : 'nothing (no spawn-helper on this platform)'}`,
   );
-  return result;
+  const seccomp = await prepareSeccomp({ resources, platform, arch });
+  console.log(
+    `  • afterPack: the sandbox's seccomp helper: ${seccomp.binary ? `${seccomp.binary} executable` : `none on ${platform}-${arch}`}; ` +
+      `removed ${seccomp.removed.length ? seccomp.removed.join(', ') : 'nothing'}`,
+  );
+  return { ...result, seccomp };
 }
 
 export default afterPack;

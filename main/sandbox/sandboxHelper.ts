@@ -5,9 +5,11 @@
 // It runs as a Node child (IPC through process.send) or as an Electron utility process (through
 // process.parentPort): the packaged app's RunAsNode fuse is off, so it cannot fork Node.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { afterBridges } from './bridgeWait';
 import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
+import { seccompApplyPath } from './seccompPath';
 
 const CHECK_TIMEOUT_MS = 15_000;
 let config: SandboxRuntimeConfig | undefined;
@@ -39,6 +41,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The apply-seccomp binary from disk, also when the runtime itself is read from a packaged app's asar. */
+function withSeccomp(requested: SandboxRuntimeConfig): SandboxRuntimeConfig {
+  if (process.platform !== 'linux' || requested.seccomp) return requested;
+  const applyPath = seccompApplyPath(createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime'));
+  return applyPath ? { ...requested, seccomp: { applyPath } } : requested;
+}
+
 /** A real wrapped `true`: a dependency check alone misses a kernel that forbids user namespaces. */
 async function check(): Promise<{ problem?: string; warnings: string[] }> {
   const deps = SandboxManager.checkDependencies();
@@ -58,7 +67,7 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
   switch (request.type) {
     case 'init': {
       if (!SandboxManager.isSupportedPlatform()) return { id: request.id, ok: false, error: `no sandbox on ${process.platform}` };
-      config = request.config;
+      config = withSeccomp(request.config);
       await SandboxManager.initialize(config, askKeel);
       const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter((s): s is string => !!s);
       return { id: request.id, ok: true, sockets };

@@ -158,6 +158,41 @@ describe('the afterPack hook without node-pty', () => {
   });
 });
 
+describe("the afterPack hook and the sandbox's seccomp helper", () => {
+  const seccompDir = (app: FakeApp) => join(app.resources, 'app.asar.unpacked', 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp');
+
+  it("keeps only the Linux target's apply-seccomp, executable", async () => {
+    const app = fake({ layout: 'linux', localBuild: elf('arm64') });
+    const result = await quiet(() => afterPack(context(app, 'linux', Arch.arm64)));
+    expect(readdirSync(seccompDir(app))).toEqual(['arm64']);
+    expect(statSync(join(seccompDir(app), 'arm64', 'apply-seccomp')).mode & 0o777).toBe(0o755);
+    expect(result.seccomp).toMatchObject({
+      removed: ['x64'],
+      binary: join('app.asar.unpacked', 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', 'arm64', 'apply-seccomp'),
+    });
+  });
+
+  it('removes it where nothing runs it (macOS, Windows)', async () => {
+    const app = fake({ layout: 'win32', localBuild: null });
+    const result = await quiet(() => afterPack(context(app, 'win32', Arch.x64)));
+    expect(readdirSync(seccompDir(app))).toEqual([]);
+    expect(result.seccomp.binary).toBeUndefined();
+  });
+
+  it('refuses a Linux app without it, saying what to unpack', async () => {
+    const app = fake({ layout: 'linux', localBuild: elf('x64'), withoutSeccomp: true });
+    await expect(quiet(() => afterPack(context(app, 'linux', Arch.x64)))).rejects.toThrow(
+      /seccomp helper is missing .*asarUnpack must include node_modules\/@anthropic-ai\/sandbox-runtime\/vendor\/seccomp/,
+    );
+  });
+
+  it("refuses another arch's binary in the target's place", async () => {
+    const app = fake({ layout: 'linux', localBuild: elf('x64') });
+    copyFileSync(join(seccompDir(app), 'arm64', 'apply-seccomp'), join(seccompDir(app), 'x64', 'apply-seccomp'));
+    await expect(quiet(() => afterPack(context(app, 'linux', Arch.x64)))).rejects.toThrow(/apply-seccomp is elf for arm64, not linux-x64/);
+  });
+});
+
 describe('the afterPack helpers', () => {
   it('tells native binaries apart by their headers', () => {
     expect(describeBinary(elf('x64'))).toEqual({ format: 'elf', platform: 'linux', arch: 'x64' });

@@ -62,8 +62,8 @@ describe('electron-builder.yml', () => {
     expect(config.asar).not.toBe(false);
   });
 
-  it('unpacks node-pty from the asar and does not rebuild it against Electron', () => {
-    expect(config.asarUnpack).toEqual(['node_modules/node-pty/**']);
+  it("unpacks node-pty and the sandbox's seccomp helper from the asar, and does not rebuild node-pty against Electron", () => {
+    expect(config.asarUnpack).toEqual(['node_modules/node-pty/**', 'node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/**']);
     expect(config.npmRebuild).toBe(false);
     expect(config.buildDependenciesFromSource ?? false).toBe(false);
     expect(config.nodeGypRebuild ?? false).toBe(false);

@@ -59,6 +59,8 @@ export interface FakeAppOptions {
   withoutNodePty?: boolean;
   /** Prebuild folders to leave out. */
   withoutPrebuilds?: string[];
+  /** Leave the sandbox runtime's seccomp helper out of app.asar.unpacked. */
+  withoutSeccomp?: boolean;
 }
 
 function put(path: string, content: string | Buffer, mode = 0o644): void {
@@ -76,6 +78,12 @@ export function makeFakeApp(options: FakeAppOptions): FakeApp {
   const unpacked = join(resources, 'app.asar.unpacked');
   const ptyDir = join(unpacked, 'node_modules', 'node-pty');
   mkdirSync(unpacked, { recursive: true });
+  // The sandbox runtime's seccomp helpers as npm installs them (this test keeps them at 0o644).
+  if (!options.withoutSeccomp) {
+    for (const arch of ['x64', 'arm64'] as const) {
+      put(join(unpacked, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', arch, 'apply-seccomp'), elf(arch));
+    }
+  }
   if (options.withoutNodePty) return { appOutDir, resources, ptyDir };
 
   put(join(ptyDir, 'package.json'), JSON.stringify({ name: 'node-pty', version: '1.1.0', main: './lib/index.js' }));

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seccompApplyPath } from '../../../main/sandbox/seccompPath';
 
 // The real electron-builder packs the real project, offline: the Electron it would download is
 // replaced by a stand-in (electronDist) that has Electron's layout and a fuse wire where Electron
@@ -177,6 +178,24 @@ describe.skipIf(!canPack)('electron-builder with a stand-in Electron', () => {
     expect(existsSync(join(ptyDir, 'prebuilds'))).toBe(false);
 
     expect(existsSync(join(ptyDir, 'lib', 'index.js'))).toBe(true);
+
+    // The sandbox's seccomp helper: unpacked for this arch only, executable, found where Keel
+    // looks from inside the asar, and it does what it is for (no unix sockets).
+    const runtime = join(appDir, 'resources', 'app.asar', 'node_modules', '@anthropic-ai', 'sandbox-runtime');
+    expect(files.get(`/node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/${arch}/apply-seccomp`)?.unpacked).toBe(true);
+    const seccomp = seccompApplyPath(join(runtime, 'dist', 'index.js'), arch);
+    expect(seccomp).toBe(
+      join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', arch, 'apply-seccomp'),
+    );
+    expect(readdirSync(dirname(dirname(seccomp!)))).toEqual([arch]);
+    expect(statSync(seccomp!).mode & 0o777).toBe(0o755);
+    expect((await run(seccomp!, ['/bin/echo', 'confined'])).stdout).toBe('confined\n');
+    await expect(
+      run(seccomp!, [process.execPath, '-e', "require('net').connect('/nonexistent.sock').on('error', (e) => { console.error(e.code); process.exit(3); })"]),
+    ).rejects.toMatchObject({
+      code: 3,
+      stderr: expect.stringContaining('EPERM'),
+    });
 
     expect(await fuses(join(appDir, 'keel'))).toEqual(PRODUCTION);
   }, 280_000);
