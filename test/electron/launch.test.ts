@@ -9,6 +9,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../common/csp';
 import { addStep, board, screenshot, stepTexts, waitForNewVersion } from '../e2e/support/board';
+import { sandboxWorksHere } from '../support/sandboxProbe';
 import { reply, startScriptedAnthropic, text, toolUse, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { processesWith, killProcessesWith, uniqueMarker } from '../unit/tools/bash/support';
 import { chooseLaunchTarget } from './launchTarget';
@@ -59,6 +60,9 @@ const skipReason = target.kind === 'none' ? target.reason : findDisplay();
 if (skipReason) console.log(`Electron launch test skipped: ${skipReason}`);
 else if (target.kind !== 'none')
   console.log(`Electron launch test runs the ${target.kind === 'packaged' ? 'packaged test build' : 'dev build'}: ${target.executable}`);
+
+/** Where the sandbox works for Node, the app's (a utility process: its RunAsNode fuse is off) must too. */
+const sandboxExpected = !skipReason && process.platform !== 'win32' && (await sandboxWorksHere("the Electron launch test's sandbox check"));
 
 const TASK = 'Write hello.txt';
 const STEPS = ['Write hello.txt', 'Say what was done'];
@@ -236,6 +240,11 @@ describe.skipIf(Boolean(skipReason))('the Electron app', () => {
     await page.getByRole('textbox', { name: 'Message to the agent' }).waitFor({ timeout: 30_000 });
     const title = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.getTitle() ?? '');
     expect(title).toContain('launch-project');
+    if (sandboxExpected) {
+      const sandbox = page.locator('.status-sandbox');
+      await expect.poll(() => sandbox.getAttribute('data-sandbox'), { timeout: 30_000 }).not.toBe('checking');
+      expect(await sandbox.getAttribute('data-sandbox'), (await sandbox.textContent()) ?? '').toBe('on');
+    }
   });
 
   it('runs a task against the scripted model, then the person edits the plan', { timeout: 120_000 }, async () => {
