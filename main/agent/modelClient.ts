@@ -53,12 +53,13 @@ export async function streamRound(
   signal: AbortSignal,
   settings: ModelSettings,
   idleMs: number = STREAM_IDLE_MS,
+  headers?: Record<string, string>,
 ): Promise<Message> {
   for (let attempt = 0; ; attempt++) {
     let stalled = false;
     let idle: NodeJS.Timeout | undefined;
     try {
-      const stream = withDeprecationWarningsOnce(() => client.messages.stream(params, { signal }));
+      const stream = withDeprecationWarningsOnce(() => client.messages.stream(params, headers ? { signal, headers } : { signal }));
       const watch = () => {
         clearTimeout(idle);
         idle = setTimeout(() => ((stalled = true), stream.abort()), idleMs);

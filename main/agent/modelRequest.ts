@@ -9,6 +9,8 @@ type RoundParams = Omit<MessageCreateParamsStreaming, 'stream' | 'thinking' | 'o
 /** A 400 that names thinking or effort: the endpoint does not take that parameter. */
 const NAMES_THINKING = /\bthinking\b/i;
 const NAMES_EFFORT = /\beffort\b|output_config/i;
+/** A 400 about the beta header: the endpoint does not know a beta Keel asked for. */
+const NAMES_BETA = /anthropic-beta/i;
 /** A 400 about the web search tool's definition (its versioned type), not about search blocks in the history. */
 const NAMES_WEB_SEARCH_TOOL = /web_search_\d{8}/;
 
@@ -28,6 +30,7 @@ export async function requestRound(
   let thinking = profile.thinking;
   let effort = profile.effort;
   let webSearch = profile.webSearch;
+  let betas = profile.betas;
   for (;;) {
     const body: Omit<MessageCreateParamsStreaming, 'stream'> = {
       ...params,
@@ -36,9 +39,16 @@ export async function requestRound(
       ...(effort ? { output_config: { effort } } : {}),
     };
     try {
-      return await streamRound(client, body, callbacks, signal, profile.settings);
+      return await streamRound(client, body, callbacks, signal, profile.settings, undefined, betas?.length ? { 'anthropic-beta': betas.join(',') } : undefined);
     } catch (error) {
       if (signal.aborted || !(error instanceof ModelError) || error.code !== 'bad_request') throw error;
+      // First: a refused beta's name may itself say "thinking" (interleaved-thinking-…).
+      if (betas?.length && NAMES_BETA.test(error.message)) {
+        betas = undefined;
+        profile.betas = undefined;
+        learn.onFallback(`The endpoint refused Keel's beta features (${shortDetail(error.message)}), so Keel asked again without them for this task.`);
+        continue;
+      }
       // Thinking blocks the service itself sent are never what it refuses; only the parameter is.
       if (thinking && NAMES_THINKING.test(error.message) && !/signature|Expected `thinking`/i.test(error.message)) {
         thinking = undefined;

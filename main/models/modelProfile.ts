@@ -9,10 +9,18 @@ import { webSearchFor } from './webSearchOffer';
 const THINKING_BUDGET = 31_999;
 const MIN_THINKING_BUDGET = 1_024;
 
+/**
+ * Lets a model that takes a fixed thinking budget think again after each tool result, not only at
+ * the start of its turn (adaptive thinking does so by itself). Claude Code sends it too.
+ */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
 /** What one request is made with: the settings with the model's limits applied, and the thinking and effort to ask for. */
 export interface ModelProfile {
   settings: ModelSettings;
   thinking?: ThinkingConfigParam;
+  /** The API's beta features the request asks for (the `anthropic-beta` header). */
+  betas?: string[];
   effort?: Effort;
   /** The API's server-side web search, offered beside Keel's own tools. */
   webSearch?: WebSearchTool20250305;
@@ -73,6 +81,7 @@ export function resolveProfile(inputs: ProfileInputs): ModelProfile {
   return {
     settings: { ...settings, maxTokens: maxTokens.value, contextWindow: contextWindow.value },
     ...(thinking.param ? { thinking: thinking.param } : {}),
+    ...(thinking.param?.type === 'enabled' ? { betas: [INTERLEAVED_THINKING_BETA] } : {}),
     ...(effort ? { effort } : {}),
     ...(webSearch.tool ? { webSearch: webSearch.tool } : {}),
     view: {

@@ -96,6 +96,26 @@ describe('scripted server: the model catalogue', () => {
     );
     expect(message).toContain('thinking');
   });
+
+  it('refuses a beta it does not know, names it, and takes the ones it knows', async () => {
+    const { client, server } = await start({ script: [reply('ok')] });
+    const body = { model: 'm', max_tokens: 2000, messages: [{ role: 'user' as const, content: 'hi' }] };
+    const message = await refusal(client.messages.create(body, { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,made-up-2099-01-01' } }));
+    expect(message).toContain('Unexpected value(s) `made-up-2099-01-01` for the `anthropic-beta` header');
+    await client.messages.create(body, { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } });
+    expect(server.requests.map((r) => Boolean(r.rejected))).toEqual([true, false]);
+  });
+
+  it('refuses every beta on an endpoint that takes none', async () => {
+    const { client } = await start({ refuseBetas: true, script: [reply('ok')] });
+    const message = await refusal(
+      client.messages.create(
+        { model: 'm', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } },
+      ),
+    );
+    expect(message).toContain('`interleaved-thinking-2025-05-14` for the `anthropic-beta` header');
+  });
 });
 
 describe('scripted server: thinking as the API holds it', () => {

@@ -55,6 +55,8 @@ describe('the model catalogue, thinking and effort against the endpoint', () => 
       expect(r.body.thinking).toEqual({ type: 'adaptive' });
       expect(r.body.output_config).toEqual({ effort: 'medium' });
       expect(r.body.max_tokens).toBe(128_000);
+      // Adaptive thinking interleaves with tool calls by itself: no beta asked for.
+      expect(r.headers['anthropic-beta']).toBeUndefined();
     }
     // The last request carries both earlier turns exactly as they came, signatures and data included.
     const assistantTurns = requests[2]!.body.messages.filter((m) => m.role === 'assistant');
@@ -105,13 +107,33 @@ describe('the model catalogue, thinking and effort against the endpoint', () => 
     expect(await harness.core.handlers['model.profile']({})).toMatchObject({ ok: true, value: { effort: { value: 'high', source: 'session' } } });
   });
 
-  it('asks a model that takes only a budget for enabled thinking under its max_tokens, and sends no effort', async () => {
-    harness = await startAgentHarness([reply(thinking('Short.'), text('Hi.'))], { settings: unset('claude-sonnet-4-5'), server: { catalogue: [SONNET_4] } });
+  it('asks a model that takes only a budget for enabled thinking under its max_tokens, thinking between tool calls, and sends no effort', async () => {
+    const look = recordingTool('look');
+    harness = await startAgentHarness(thinkingLoop(), { tools: [look], settings: unset('claude-sonnet-4-5'), server: { catalogue: [SONNET_4] } });
+    expect((await sendTask(harness, 'look twice')).outcome).toBe('done');
+    expect(harness.server.requests.map((r) => r.rejected)).toEqual([undefined, undefined, undefined]);
+    for (const r of harness.server.requests) {
+      expect(r.body.max_tokens).toBe(32_000);
+      expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });
+      expect(r.body.output_config).toBeUndefined();
+      expect(r.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    }
+  });
+
+  it('asks once more without the beta header when the endpoint takes none, says so, and keeps thinking', async () => {
+    harness = await startAgentHarness([reply(thinking('Short.'), text('Hi.'))], {
+      settings: unset('claude-sonnet-4-5'),
+      server: { catalogue: [SONNET_4], refuseBetas: true },
+    });
     expect((await sendTask(harness, 'hi')).outcome).toBe('done');
-    const body = harness.server.requests[0]!.body;
-    expect(body.max_tokens).toBe(32_000);
-    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });
-    expect(body.output_config).toBeUndefined();
+    const requests = harness.server.requests;
+    expect(requests.map((r) => [r.rejected?.split(' for ')[0], r.headers['anthropic-beta'], r.body.thinking?.type])).toEqual([
+      ['Unexpected value(s) `interleaved-thinking-2025-05-14`', 'interleaved-thinking-2025-05-14', 'enabled'],
+      [undefined, undefined, 'enabled'],
+    ]);
+    const notices = harness.events.filter((e) => e.type === 'notice' && e.kind === 'model');
+    expect(notices).toHaveLength(1);
+    expect(JSON.stringify(notices[0])).toContain("refused Keel's beta features");
   });
 
   it('without a catalogue (404) sends neither thinking nor effort, and takes max_tokens from the built-in table', async () => {

@@ -19,6 +19,7 @@ import type {
   StreamErrorFault,
 } from './types';
 import { validateMessagesRequest } from './validate';
+import { checkBetas } from './betas';
 import { ThinkingLedger } from './thinkingLedger';
 import { ServerToolLedger } from './serverToolLedger';
 import { checkAgainstModel, modelInfo } from './catalogue';
@@ -295,6 +296,8 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     if (validate) {
       const body = parsed as Record<string, unknown>;
       if (options.refuseThinking && body.thinking !== undefined) return reject(400, 'invalid_request_error', 'thinking: Extra inputs are not permitted');
+      const betaProblem = checkBetas(record.headers['anthropic-beta'], options.refuseBetas === true);
+      if (betaProblem !== null) return reject(400, 'invalid_request_error', betaProblem);
       const listed = Array.isArray(options.catalogue) ? catalogue.find((m) => m.id === body.model) : undefined;
       const problem = checkAgainstModel(body, listed) ?? ledger.check(body) ?? serverTools.check(body);
       if (problem !== null) return reject(400, 'invalid_request_error', problem);

@@ -270,6 +270,8 @@ export interface ScriptedAnthropicOptions {
   catalogue?: ScriptedModel[] | 'missing' | 'malformed';
   /** An endpoint that does not know thinking: any request carrying `thinking` gets a 400 naming it. */
   refuseThinking?: boolean;
+  /** Refuse every `anthropic-beta` header value with the API's 400, as an endpoint that takes no beta does (unknown names are always refused). */
+  refuseBetas?: boolean;
   /** Streaming: default characters per text_delta / thinking_delta piece. Default 12. */
   textChunkChars?: number;
   /**

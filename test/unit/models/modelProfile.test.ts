@@ -44,6 +44,14 @@ describe('the model profile', () => {
     expect(resolveProfile({ settings: settings({}, { KEEL_EFFORT: 'max' }), facts }).effort).toBe('high');
     expect(resolveProfile({ settings: settings({}, { KEEL_THINKING: 'off' }), facts }).thinking).toBeUndefined();
     expect(resolveProfile({ settings: settings(), facts, thinkingRefused: true }).thinking).toBeUndefined();
+    // Adaptive thinking interleaves with tools by itself; a fixed budget needs the beta to.
+    expect(auto.betas).toBeUndefined();
+    const budgeted = resolveProfile({ settings: settings(), facts: listed({ thinking: { types: { enabled: { supported: true } } } })! });
+    expect(budgeted.thinking).toMatchObject({ type: 'enabled' });
+    expect(budgeted.betas).toEqual(['interleaved-thinking-2025-05-14']);
+    expect(
+      resolveProfile({ settings: settings({}, { KEEL_THINKING: 'off' }), facts: listed({ thinking: { types: { enabled: { supported: true } } } })! }).betas,
+    ).toBeUndefined();
   });
 
   it("says which values an environment variable set, and that the status bar's effort is the session's", () => {
