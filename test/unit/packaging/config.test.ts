@@ -69,6 +69,15 @@ describe('electron-builder.yml', () => {
     expect(config.nodeGypRebuild ?? false).toBe(false);
   });
 
+  it("makes the deb depend on what the sandbox needs, besides electron-builder's own defaults", async () => {
+    const { default: FpmTarget } = (await import('app-builder-lib/out/targets/FpmTarget.js')) as unknown as {
+      default: { prototype: { getDefaultDepends(target: string): string[] } };
+    };
+    const defaults = FpmTarget.prototype.getDefaultDepends.call(null, 'deb');
+    expect(defaults.length).toBeGreaterThan(0);
+    expect(config.deb?.depends).toEqual([...defaults, 'bubblewrap', 'socat', 'ripgrep']);
+  });
+
   it('has the deb metadata electron-builder refuses to build without', () => {
     expect(config.linux?.maintainer).toMatch(/^.+ <[^@\s]+@[^@\s]+>$/);
     expect((config.extraMetadata as { homepage?: string } | undefined)?.homepage).toMatch(/^https:\/\//);
