@@ -15,6 +15,13 @@ export const McpStdioServerSchema = z.object({
   env: StringMap.optional(),
   /** Where the server runs; the workspace folder when absent. */
   cwd: z.string().optional(),
+  /**
+   * Keel's own: run the server inside the agent's OS sandbox (writes only in the workspace, no
+   * secrets, only allowed hosts). Off by default: most servers are fetched by npx or uvx, which
+   * needs the network and caches outside the folder. A server that asks for it and gets no
+   * sandbox does not start.
+   */
+  sandbox: z.boolean().optional(),
 });
 
 export const McpHttpServerSchema = z.object({

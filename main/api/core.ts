@@ -119,6 +119,8 @@ export class KeelCore implements HandlerContext {
       startTimeoutMs: options.mcpStartTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       onChange: (list) => this.emit('mcp.changed', list),
       ...(options.log ? { log: options.log } : {}),
+      // The open folder's own sandbox (the same helper as the agent's commands); none for a folder no longer open.
+      sandboxFor: (workspace) => (this.sandbox?.workspace === workspace ? this.sandbox : null),
     });
     this.imageCleanup = new ImageCleanup(options.dataDir, { log: options.log });
     this.changeCleanup = new ChangeCleanup(options.dataDir, { log: options.log });

@@ -9,6 +9,8 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import type { McpScope, McpServerConfig, McpServerState } from '../../common/mcp';
 import { commandEnvironment, loginShellPath } from '../platform/loginEnvironment';
 import { killProcessTree } from '../platform/killTree';
+import { shellCommandLine } from '../platform/shellQuote';
+import type { SandboxStatus } from '../../common/sandbox';
 import { expandRecord, expandVariables } from './expandVariables';
 import { StderrTail } from './stderrTail';
 import { serverSegment } from './toolNames';
@@ -31,6 +33,14 @@ export interface ConnectionOptions {
   onChange: () => void;
   log?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The workspace's OS sandbox, for a server whose config asks to run in it. */
+  sandbox?: () => McpSandbox | null;
+}
+
+/** What a sandboxed server needs of the workspace's sandbox (main/sandbox/workspaceSandbox.ts). */
+export interface McpSandbox {
+  start(): Promise<SandboxStatus>;
+  wrap(command: string, sessionId: string): Promise<{ file: string; args: string[]; env: Record<string, string>; done(): Promise<unknown> }>;
 }
 
 /** A call that could not reach the server: its message says what happened and what the model can do. */
@@ -49,6 +59,8 @@ export class McpConnection {
   private client: Client | null = null;
   private transport: Transport | null = null;
   private marker = '';
+  /** After a sandboxed server ended: the sandbox's clean-up of its run. */
+  private sandboxDone: (() => Promise<unknown>) | undefined;
   private generation = 0;
   private starting: Promise<void> | null = null;
 
@@ -125,12 +137,25 @@ export class McpConnection {
     } else {
       this.marker = `${MARKER_VARIABLE}=${randomUUID()}`;
       const cwd = config.cwd ? (isAbsolute(config.cwd) ? config.cwd : resolve(this.options.workspace, config.cwd)) : this.options.workspace;
+      let command = expandVariables(config.command, env, missing);
+      let args = (config.args ?? []).map((arg) => expandVariables(arg, env, missing));
+      let sandboxEnv: Record<string, string> = {};
+      if (config.sandbox) {
+        const wrapped = await this.sandboxed(command, args);
+        ({ file: command, args, env: sandboxEnv } = wrapped);
+        this.sandboxDone = wrapped.done;
+      }
       const stdio = new StdioClientTransport({
-        command: expandVariables(config.command, env, missing),
-        args: (config.args ?? []).map((arg) => expandVariables(arg, env, missing)),
+        command,
+        args,
         // The SDK adds a safe few of Keel's variables (HOME, PATH, USER…); the login PATH lets a
         // window started from the Dock find npx or uvx; the marker finds the server's whole tree.
-        env: { ...commandEnvironment(env, await loginShellPath()), ...expandRecord(config.env, env, missing), [MARKER_VARIABLE]: this.marker.split('=')[1]! },
+        env: {
+          ...commandEnvironment(env, await loginShellPath()),
+          ...expandRecord(config.env, env, missing),
+          ...sandboxEnv,
+          [MARKER_VARIABLE]: this.marker.split('=')[1]!,
+        },
         cwd,
         stderr: 'pipe',
       });
@@ -139,6 +164,21 @@ export class McpConnection {
     }
     if (missing.size > 0) this.stderr.push(`keel: the config names unset environment variables: ${[...missing].join(', ')}\n`);
     return transport;
+  }
+
+  /** The server's command line wrapped by the workspace's sandbox; refused (never run bare) when there is none. */
+  private async sandboxed(command: string, args: string[]): Promise<{ file: string; args: string[]; env: Record<string, string>; done(): Promise<unknown> }> {
+    const sandbox = this.options.sandbox?.() ?? null;
+    const status = sandbox ? await sandbox.start() : null;
+    if (!sandbox || status?.state !== 'on') {
+      const why = !status
+        ? 'Keel has no sandbox here'
+        : status.state === 'unavailable'
+          ? `the sandbox is unavailable: ${status.why}`
+          : `the sandbox is ${status.state}`;
+      throw new McpUnavailableError(`its config asks to run in the sandbox ("sandbox": true), and ${why}; it was not started unsandboxed.`);
+    }
+    return sandbox.wrap(shellCommandLine(command, args), `mcp-${this.segment}`);
   }
 
   /** The client closed without being asked: the server exited or the connection dropped. */
@@ -199,12 +239,16 @@ export class McpConnection {
   private async closeCurrent(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
+    const sandboxDone = this.sandboxDone;
     this.client = null;
     this.transport = null;
-    if (!client) return;
-    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
-    if (pid !== null) await killProcessTree(pid, { marker: this.marker, graceMs: 1000 }).catch(() => {});
-    await client.close().catch(() => {});
+    this.sandboxDone = undefined;
+    if (client) {
+      const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+      if (pid !== null) await killProcessTree(pid, { marker: this.marker, graceMs: 1000 }).catch(() => {});
+      await client.close().catch(() => {});
+    }
+    await sandboxDone?.().catch(() => {});
   }
 
   private setState(state: McpServerState): void {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { McpList, McpScope, McpServerConfig, McpServerInfo } from '../../common/mcp';
-import { McpConnection, DEFAULT_START_TIMEOUT_MS } from './mcpConnection';
+import { McpConnection, DEFAULT_START_TIMEOUT_MS, type McpSandbox } from './mcpConnection';
 import { parseServers, readProjectServers, serverTarget, serverTransport, type ProjectServers } from './mcpConfig';
 import { agentToolsOf, type McpAgentTool } from './mcpTools';
 import { isProjectTrusted, setProjectTrust } from './projectTrust';
@@ -26,6 +26,8 @@ export interface McpManagerOptions {
   onChange?: (list: McpList) => void;
   log?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The workspace's OS sandbox, for servers whose config asks to run in it. */
+  sandboxFor?: (workspace: string) => McpSandbox | null;
 }
 
 const key = (scope: McpScope, name: string) => `${scope}:${name}`;
@@ -115,7 +117,8 @@ export class McpManager {
   }
 
   private sync(): void {
-    if (!this.workspace) return;
+    const workspace = this.workspace;
+    if (!workspace) return;
     const wanted = this.wanted();
     for (const [id, connection] of this.connections) {
       const want = wanted.get(id);
@@ -130,11 +133,12 @@ export class McpManager {
       const connection = new McpConnection({
         ...want,
         segment: uniqueServerSegment(want.name, segments),
-        workspace: this.workspace,
+        workspace,
         startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         onChange: () => this.changed(),
         ...(this.options.log ? { log: this.options.log } : {}),
         ...(this.options.env ? { env: this.options.env } : {}),
+        ...(this.options.sandboxFor ? { sandbox: () => this.options.sandboxFor?.(workspace) ?? null } : {}),
       });
       this.connections.set(id, connection);
       void connection.start();
