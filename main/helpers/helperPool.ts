@@ -197,9 +197,17 @@ export class HelperPool implements HelperControl {
       } else helper.update({ merge: 'kept', worktreeKept: true });
       helper.settleMerge();
     } else await this.merges.mergeInOrder(helper, worktrees, 'three_way');
+    if (worktrees && helper.worktree && helper.info.worktreeKept) await this.keep(helper, worktrees);
     const info = helper.info;
     const completed = info.state === 'done';
     moveStep(plan, info.item, completed ? 'completed' : 'pending', completed || info.worktreeKept ? info.id : null);
+  }
+
+  /** Its worktree outlives Keel for the person (sweep leaves it; a reopened session finds it again). */
+  private async keep(helper: Helper, worktrees: Worktrees): Promise<void> {
+    await worktrees.keep(helper.worktree!, this.options.session.id).catch((error: unknown) => {
+      this.options.log?.(`warning: ${helper.id}'s worktree may not survive a restart: ${(error as Error).message}`);
+    });
   }
 
   stop(id: string): Result<{ stopped: boolean }> {
