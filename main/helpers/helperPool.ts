@@ -51,6 +51,8 @@ export class HelperPool implements HelperControl {
   private readonly revived = new Map<string, Helper>();
   /** Settles once the restored helpers' kept worktrees have been looked for. */
   private readonly revival: Promise<void>;
+  /** The session closed (another opened, or it was deleted): its transcript is no longer written. */
+  private disposed = false;
 
   constructor(private readonly options: HelperPoolOptions) {
     this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id), { workspace: options.session.workspace, changes: options.changes });
@@ -80,6 +82,8 @@ export class HelperPool implements HelperControl {
     if (kept.length === 0) return;
     const session = this.options.session;
     const found = worktrees ? await worktrees.kept(session.id).catch(() => []) : [];
+    // A session deleted meanwhile must not be written again (its transcript is in the trash).
+    if (this.disposed) return;
     for (const info of kept) {
       const worktree = found.find((wt) => wt.helperId === info.id);
       const step = session.plan.items.find((item) => item.id === info.item);
@@ -314,6 +318,7 @@ export class HelperPool implements HelperControl {
 
   /** The session closes: the helpers are stopped by the main task's end; removed worktrees finish deleting. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     this.stopAll();
     await (await this.worktreesOnce)?.dispose();
   }

@@ -24,3 +24,20 @@ export async function helperWorktrees(workspace: string, dataDir: string, log?: 
     dispose: () => worktrees.dispose(),
   };
 }
+
+/**
+ * A session of the folder was deleted: the worktrees kept for its helpers go, with their refs.
+ * Returns how many; never throws (what is left, sweep() takes at the next start).
+ */
+export async function removeSessionWorktrees(workspace: string, dataDir: string, sessionId: string, log?: (message: string) => void): Promise<number> {
+  try {
+    if (!(await isGitWorkspace(workspace))) return 0;
+    const worktrees = new HelperWorktrees({ workspace, dataDir });
+    const removed = await worktrees.removeKept(sessionId);
+    await worktrees.dispose();
+    return removed;
+  } catch (error) {
+    log?.(`warning: could not remove the deleted session's helper worktrees: ${(error as Error).message}`);
+    return 0;
+  }
+}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../main/agent/workspaceTools';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
@@ -141,5 +141,39 @@ describe('a kept helper worktree after Keel starts again', { timeout: 90_000 }, 
     const list = await second.core.handlers['helper.list']({});
     expect(list.ok && list.value.helpers.map((h) => [h.state, h.worktreeKept])).toEqual([['conflict', false]]);
     expect(second.core.currentSession!.plan.items[0]!.owner).toBeUndefined();
+  });
+
+  it("deleting the session removes its helpers' transcripts, kept worktrees and refs", async () => {
+    const { workspace, sessionId, worktree } = await conflictThenQuit();
+    const second = await restart(workspace, sessionId);
+    const sessions = dirname(second.core.currentSession!.transcriptPath);
+    expect(readdirSync(sessions)).toContain(`${sessionId}.helpers`);
+
+    const deleted = await second.core.handlers['session.delete']({ id: sessionId });
+    expect(deleted.ok && deleted.value).toEqual({ deleted: true });
+
+    expect(readdirSync(sessions).filter((name) => name.startsWith(sessionId))).toEqual([]);
+    expect(existsSync(worktree)).toBe(false);
+    expect(git(workspace, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(git(workspace, 'for-each-ref', 'refs/keel')).toBe('');
+    // The folder is as the person left it.
+    expect(readFileSync(join(workspace, 'shared.txt'), 'utf8')).toBe('one\n2\nthree\n');
+    await second.core.dispose();
+    expect(readdirSync(dirname(worktree)).filter((name) => !name.startsWith('.tmp-'))).toEqual([]);
+  });
+
+  it('deleting it from another session of the folder removes them too', async () => {
+    const { workspace, sessionId, worktree } = await conflictThenQuit();
+    const second = await restart(workspace, sessionId);
+    expect((await second.core.handlers['helper.openVersion']({ id: 'helper-1' })).ok).toBe(true);
+    expect((await second.core.handlers['session.new']({})).ok).toBe(true);
+    const sessions = dirname(second.core.currentSession!.transcriptPath);
+
+    const deleted = await second.core.handlers['session.delete']({ id: sessionId });
+    expect(deleted.ok && deleted.value).toEqual({ deleted: true });
+
+    expect(readdirSync(sessions).filter((name) => name.startsWith(sessionId))).toEqual([]);
+    expect(existsSync(worktree)).toBe(false);
+    expect(git(workspace, 'for-each-ref', 'refs/keel')).toBe('');
   });
 });
