@@ -13,6 +13,7 @@ import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from '.
 import { placeholderCandidates, removePlaceholders } from './placeholders';
 import { sandboxPolicy } from './sandboxPolicy';
 import { secretPaths } from './secretPaths';
+import { linkedWorktreeGitPaths } from './worktreeGitPaths';
 
 export interface WorkspaceSandboxOptions {
   workspace: string;
@@ -125,7 +126,8 @@ export class WorkspaceSandbox {
     const secrets = secretPaths({ home, dataDir: this.options.dataDir });
     return sandboxPolicy({
       workspace: this.options.workspace,
-      writable: [this.scratchRoot],
+      // In a linked worktree (a helper's), `git add` and `git commit` write its admin folder, objects and refs.
+      writable: [this.scratchRoot, ...linkedWorktreeGitPaths(this.options.workspace)],
       secrets: this.options.adjustSecrets?.(secrets) ?? secrets,
       allowedHosts: this.options.network?.listed() ?? [],
     });
