@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Disposable } from '../../common/disposables';
@@ -10,6 +11,7 @@ import { hostOnlyEnvironment } from './commandEnvironment';
 import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
 import { locateHelperFile } from './helperFile';
 import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from './leftovers';
+import { placeholderExcludes } from './placeholderExcludes';
 import { placeholderCandidates, removePlaceholders } from './placeholders';
 import { sandboxPolicy } from './sandboxPolicy';
 import { secretPaths } from './secretPaths';
@@ -220,14 +222,16 @@ export class WorkspaceSandbox {
     const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
     if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
     const cache = this.cacheFolder();
+    const excludes = await placeholderExcludes(this.options.workspace, candidates, path.join(tmpDir, `.keel-git-excludes-${commandId}`));
     return {
       file: '/bin/bash',
       args: ['-c', wrapped],
-      env: cacheEnvironment(cache, tmpDir),
+      env: { ...cacheEnvironment(cache, tmpDir), ...excludes },
       done: async () => {
         await this.request({ type: 'after', commandId }).catch(() => undefined);
         // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
         removePlaceholders(candidates);
+        await rm(path.join(tmpDir, `.keel-git-excludes-${commandId}`), { force: true });
         return { refusedHosts: [...this.refusedHosts] };
       },
     };

@@ -23,6 +23,12 @@ export function linkedWorktreeGitPaths(workspace: string): string[] {
   return [admin, ...inside];
 }
 
+/** The top of the work tree the workspace is in (where its `.git` is), or null outside any. */
+export function gitTopOf(workspace: string): string | null {
+  const dotGit = findDotGit(workspace);
+  return dotGit === null ? null : path.dirname(dotGit);
+}
+
 /** The nearest `.git` at or above the workspace, or null. */
 function findDotGit(workspace: string): string | null {
   for (let dir = path.resolve(workspace); ; dir = path.dirname(dir)) {

@@ -78,6 +78,35 @@ describe.runIf(works)('git in a helper worktree’s sandbox', { timeout: 60_000 
     expect(await new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir }).changedFiles(wt)).toEqual(['made-by-helper.txt']);
   });
 
+  it('git add -A takes the helper’s files, not the sandbox’s placeholders, and keeps the person’s excludes', async () => {
+    const { repo, wt, sandbox } = await helperInSandbox();
+    // The person's own excludes file, named in the repository's config.
+    writeFileSync(path.join(repo.dataDir, 'person-excludes'), '*.secret-notes\n');
+    repo.git('config', 'core.excludesFile', path.join(repo.dataDir, 'person-excludes'));
+    writeFileSync(path.join(wt.path, 'made-by-helper.txt'), 'helper\n');
+    writeFileSync(path.join(wt.path, 'mine.secret-notes'), 'not for git\n');
+
+    const output = await run(sandbox, `${helperGit} add -A && ${helperGit} commit -q -m "all of it" && echo COMMITTED`);
+
+    expect(output).toContain('COMMITTED');
+    expect(repo.git('-C', wt.path, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['made-by-helper.txt']);
+    expect(repo.git('-C', wt.path, 'status', '--porcelain')).toBe('');
+  });
+
+  it('git add -A works in the folder’s own sandbox too (a plain repository)', async () => {
+    const repo = makeRepo();
+    const sandbox = new WorkspaceSandbox({ workspace: repo.repo, dataDir: repo.dataDir, setting: 'required', scratchRoot: path.join(repo.dataDir, 'scratch') });
+    sandboxes.push(sandbox);
+    expect(await sandbox.start()).toMatchObject({ state: 'on' });
+    repo.write('by-agent.txt', 'agent\n');
+
+    const output = await run(sandbox, `${helperGit} add -A && ${helperGit} commit -q -m "agent's" && echo COMMITTED`);
+
+    expect(output).toContain('COMMITTED');
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('by-agent.txt');
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+
   it('the repository’s hooks and config stay unwritable', async () => {
     const { repo, sandbox } = await helperInSandbox();
     const dotGit = path.join(repo.repo, '.git');
