@@ -22,7 +22,7 @@ import {
   type EntryPlace,
   type SweepOptions,
 } from './worktreeEntries';
-import { writeStates } from './writeStates';
+import { FolderMovedError, writeStates } from './writeStates';
 
 export type { MergeStrategy } from './mergePlan';
 
@@ -60,6 +60,8 @@ export interface VersionFile {
 
 const HELPER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const SNAPSHOT_MESSAGE = 'Keel: the folder when a helper started';
+/** How many times a merge is planned when the folder keeps changing under it. */
+const MERGE_PLANS = 3;
 
 interface WorkspaceContext extends EntryPlace {
   repo: WorkspaceRepository;
@@ -226,14 +228,24 @@ export class HelperWorktrees {
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
     const place = await this.context();
-    const files = await this.plan(wt);
-    if (files.length === 0) return { kind: 'nothing' };
-    const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
-    if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
-    if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
-    await writeStates(place.workspace, writes);
-    const paths = files.map((file) => file.path);
-    return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
+    for (let attempt = 1; ; attempt++) {
+      const files = await this.plan(wt);
+      if (files.length === 0) return { kind: 'nothing' };
+      const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
+      if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
+      if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
+      try {
+        await writeStates(place.workspace, writes);
+      } catch (error) {
+        if (!(error instanceof FolderMovedError)) throw error;
+        // A file changed while the merge was planned (an agent's write): plan again against it;
+        // a folder that keeps changing is left to the person, with nothing written.
+        if (attempt < MERGE_PLANS) continue;
+        return { kind: 'conflict', files: [error.path] };
+      }
+      const paths = files.map((file) => file.path);
+      return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
+    }
   }
 
   private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
