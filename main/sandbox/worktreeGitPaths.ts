@@ -19,6 +19,11 @@ export function linkedWorktreeGitPaths(workspace: string): string[] {
   const commonFile = path.join(admin, 'commondir');
   const common = existsSync(commonFile) ? readPointer(commonFile, /^(.+)$/m) : null;
   if (common === null || !existsSync(common)) return [];
+  // Only a worktree the repository itself registered: its admin folder under <common>/worktrees,
+  // naming this `.git` back. A `.git` file written to point anywhere else (an agent's, to widen
+  // the next sandbox) gives nothing.
+  const registered = path.dirname(admin) === path.join(common, 'worktrees') && readPointer(path.join(admin, 'gitdir'), /^(.+)$/m) === dotGit;
+  if (!registered) return [];
   const inside = ['objects', 'refs', 'logs'].map((name) => path.join(common, name)).filter((folder) => existsSync(folder));
   return [admin, ...inside];
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HelperWorktrees, type HelperWorktree } from '../../../main/helpers/git';
@@ -57,6 +57,13 @@ describe('what git may write from a linked worktree', () => {
       path.join(dotGit, 'refs'),
       path.join(dotGit, 'logs'),
     ]);
+    // A `.git` file pointing elsewhere (written by an agent to widen its next sandbox) gives nothing.
+    const forged = path.join(repo.dataDir, 'forged');
+    mkdirSync(forged);
+    writeFileSync(path.join(forged, '.git'), `gitdir: ${path.join(dotGit, 'worktrees', 'helper-1')}\n`);
+    expect(linkedWorktreeGitPaths(forged)).toEqual([]);
+    writeFileSync(path.join(forged, '.git'), `gitdir: ${repo.dataDir}\n`);
+    expect(linkedWorktreeGitPaths(forged)).toEqual([]);
     // The folder itself, and a folder that is no repository: nothing more than the workspace.
     expect(linkedWorktreeGitPaths(repo.repo)).toEqual([]);
     expect(linkedWorktreeGitPaths(path.dirname(repo.repo))).toEqual([]);
