@@ -122,7 +122,7 @@ export class HelperWorktrees {
    * the worktree now. Merges run one at a time, so a second helper merges against the first's result.
    */
   merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way'): Promise<MergeOutcome> {
-    const run = this.merging.then(() => this.mergeNow(wt, strategy));
+    const run = this.merging.then(() => replanOnMove(() => this.mergeNow(wt, strategy)));
     this.merging = run.catch(() => undefined);
     return run;
   }
@@ -228,24 +228,14 @@ export class HelperWorktrees {
 
   private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
     const place = await this.context();
-    for (let attempt = 1; ; attempt++) {
-      const files = await this.plan(wt);
-      if (files.length === 0) return { kind: 'nothing' };
-      const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
-      if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
-      if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
-      try {
-        await writeStates(place.workspace, writes);
-      } catch (error) {
-        if (!(error instanceof FolderMovedError)) throw error;
-        // A file changed while the merge was planned (an agent's write): plan again against it;
-        // a folder that keeps changing is left to the person, with nothing written.
-        if (attempt < MERGE_PLANS) continue;
-        return { kind: 'conflict', files: [error.path] };
-      }
-      const paths = files.map((file) => file.path);
-      return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
-    }
+    const files = await this.plan(wt);
+    if (files.length === 0) return { kind: 'nothing' };
+    const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
+    if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
+    if (unwritable.length > 0) return { kind: 'conflict', files: unwritable };
+    await writeStates(place.workspace, writes);
+    const paths = files.map((file) => file.path);
+    return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
   }
 
   private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
@@ -357,4 +347,20 @@ function asText(state: FileState): string | null {
   if (state.kind === 'file') return state.bytes.toString('utf8');
   if (state.kind === 'link') return state.target;
   return null;
+}
+
+/**
+ * A merge whose folder changed between its plan and its write (an agent's write: FolderMovedError,
+ * nothing written) is planned again against the folder as it is now; a folder that keeps changing
+ * is left to the person as a conflict, with nothing written.
+ */
+async function replanOnMove(mergeOnce: () => Promise<MergeOutcome>): Promise<MergeOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mergeOnce();
+    } catch (error) {
+      if (!(error instanceof FolderMovedError)) throw error;
+      if (attempt >= MERGE_PLANS) return { kind: 'conflict', files: [error.path] };
+    }
+  }
 }
