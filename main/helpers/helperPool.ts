@@ -47,6 +47,12 @@ export class HelperPool implements HelperControl {
 
   /** Helpers of earlier runs of this session, as its transcript last recorded them. */
   private readonly restored: HelperInfo[];
+  /** Restored helpers whose worktree was kept for the person and is still there: open, merge and discard apply. */
+  private readonly revived = new Map<string, Helper>();
+  /** Settles once the restored helpers' kept worktrees have been looked for. */
+  private readonly revival: Promise<void>;
+  /** The session closed (another opened, or it was deleted): its transcript is no longer written. */
+  private disposed = false;
 
   constructor(private readonly options: HelperPoolOptions) {
     this.merges = new HelperMerges(options.session.plan, (id) => this.helpers.get(id), { workspace: options.session.workspace, changes: options.changes });
@@ -56,12 +62,49 @@ export class HelperPool implements HelperControl {
       const step = options.session.plan.items.find((item) => item.id === info.item);
       if (step?.owner === info.id && step.status === 'in_progress') moveStep(options.session.plan, step.id, 'pending', null);
     }
-    // Asked now, so what a crashed Keel left of this folder's worktrees is swept at open.
-    void this.worktrees();
+    // Asked now, so what a crashed Keel left of this folder's worktrees is swept at open (kept ones stay).
+    this.revival = this.revive().catch((error: unknown) => this.options.log?.(`warning: kept helper worktrees not restored: ${(error as Error).message}`));
   }
 
   list(): HelperInfo[] {
-    return [...this.restored, ...[...this.helpers.values()].map((helper) => helper.info)];
+    const restored = this.restored.map((info) => this.revived.get(info.id)?.info ?? info);
+    return [...restored, ...[...this.helpers.values()].map((helper) => helper.info)];
+  }
+
+  /**
+   * A restored helper whose worktree was kept gets it back, so the board's open, merge and discard
+   * work after a restart; one whose worktree is gone is no longer offered, and its step is the main
+   * agent's again.
+   */
+  private async revive(): Promise<void> {
+    const worktrees = await this.worktrees();
+    const kept = this.restored.filter((info) => info.worktreeKept);
+    if (kept.length === 0) return;
+    const session = this.options.session;
+    const found = worktrees ? await worktrees.kept(session.id).catch(() => []) : [];
+    // A session deleted meanwhile must not be written again (its transcript is in the trash).
+    if (this.disposed) return;
+    for (const info of kept) {
+      const worktree = found.find((wt) => wt.helperId === info.id);
+      const step = session.plan.items.find((item) => item.id === info.item);
+      if (!worktree) {
+        const gone: HelperInfo = { ...info, worktreeKept: false };
+        this.restored[this.restored.indexOf(info)] = gone;
+        if (step?.owner === info.id && step.status !== 'completed') moveStep(session.plan, step.id, 'pending', null);
+        this.options.changed(gone);
+        this.record(gone);
+        continue;
+      }
+      const helper = new Helper(step ?? { id: info.item, content: info.content, status: 'pending' }, info.id, info.instructions, info.isolation, 0);
+      helper.update(info);
+      helper.worktree = worktree;
+      helper.settleMerge();
+      helper.onChanged((changed) => {
+        this.options.changed(changed);
+        this.record(changed);
+      });
+      this.revived.set(info.id, helper);
+    }
   }
 
   /** The delegate tool's call: refused at once, or the helper's result when it has ended. */
@@ -197,9 +240,17 @@ export class HelperPool implements HelperControl {
       } else helper.update({ merge: 'kept', worktreeKept: true });
       helper.settleMerge();
     } else await this.merges.mergeInOrder(helper, worktrees, 'three_way');
+    if (worktrees && helper.worktree && helper.info.worktreeKept) await this.keep(helper, worktrees);
     const info = helper.info;
     const completed = info.state === 'done';
     moveStep(plan, info.item, completed ? 'completed' : 'pending', completed || info.worktreeKept ? info.id : null);
+  }
+
+  /** Its worktree outlives Keel for the person (sweep leaves it; a reopened session finds it again). */
+  private async keep(helper: Helper, worktrees: Worktrees): Promise<void> {
+    await worktrees.keep(helper.worktree!, this.options.session.id).catch((error: unknown) => {
+      this.options.log?.(`warning: ${helper.id}'s worktree may not survive a restart: ${(error as Error).message}`);
+    });
   }
 
   stop(id: string): Result<{ stopped: boolean }> {
@@ -267,12 +318,14 @@ export class HelperPool implements HelperControl {
 
   /** The session closes: the helpers are stopped by the main task's end; removed worktrees finish deleting. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     this.stopAll();
     await (await this.worktreesOnce)?.dispose();
   }
 
   private async kept(id: string): Promise<Result<{ helper: Helper; worktrees: Worktrees }>> {
-    const helper = this.helpers.get(id);
+    await this.revival;
+    const helper = this.helpers.get(id) ?? this.revived.get(id);
     if (!helper && !this.restored.some((info) => info.id === id)) return notFound(id);
     const worktrees = await this.worktrees();
     if (!worktrees || !helper?.worktree || !helper.info.worktreeKept)

@@ -16,6 +16,10 @@ export interface Worktrees {
   merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;
   /** The helper's version of its changed files beside the base and the folder's, for the person. */
   version(worktree: HelperWorktree): Promise<RequestOutput<'helper.openVersion'>>;
+  /** Keeps it for the person of session `sessionId` (conflict, stopped with changes): it survives a restart. */
+  keep(worktree: HelperWorktree, sessionId: string): Promise<void>;
+  /** The worktrees kept for session `sessionId`, found again after a restart. */
+  kept(sessionId: string): Promise<HelperWorktree[]>;
   /** Returns once the worktree is gone from git and the board; its files may still be deleted after. */
   remove(worktree: HelperWorktree): Promise<void>;
   /** Waits for removed worktrees' files to be deleted (the session closes). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Disposable } from '../../common/disposables';
@@ -10,9 +11,11 @@ import type { HelperReply, HelperRequest } from './helperProtocol';
 import { locateHelperFile } from './helperFile';
 import { forkNodeHelper, type HelperLauncher, type HelperProcess } from './helperProcess';
 import { HELPER_MARKER_VARIABLE, removeHelperRecord, writeHelperRecord } from './leftovers';
+import { placeholderExcludes } from './placeholderExcludes';
 import { placeholderCandidates, removePlaceholders } from './placeholders';
 import { sandboxPolicy } from './sandboxPolicy';
 import { secretPaths } from './secretPaths';
+import { linkedWorktreeGitPaths } from './worktreeGitPaths';
 
 export interface WorkspaceSandboxOptions {
   workspace: string;
@@ -129,7 +132,8 @@ export class WorkspaceSandbox {
     const secrets = secretPaths({ home, dataDir: this.options.dataDir });
     return sandboxPolicy({
       workspace: this.options.workspace,
-      writable: [this.scratchRoot],
+      // In a linked worktree (a helper's), `git add` and `git commit` write its admin folder, objects and refs.
+      writable: [this.scratchRoot, ...linkedWorktreeGitPaths(this.options.workspace)],
       secrets: this.options.adjustSecrets?.(secrets) ?? secrets,
       allowedHosts: this.options.network?.listed() ?? [],
     });
@@ -217,14 +221,16 @@ export class WorkspaceSandbox {
     const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
     if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
     const cache = this.cacheFolder();
+    const excludes = await placeholderExcludes(this.options.workspace, candidates, path.join(tmpDir, `.keel-git-excludes-${commandId}`));
     return {
       file: '/bin/bash',
       args: ['-c', wrapped],
-      env: cacheEnvironment(cache, tmpDir),
+      env: { ...cacheEnvironment(cache, tmpDir), ...excludes },
       done: async () => {
         await this.request({ type: 'after', commandId }).catch(() => undefined);
         // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
         removePlaceholders(candidates);
+        await rm(path.join(tmpDir, `.keel-git-excludes-${commandId}`), { force: true });
         return { refusedHosts: [...this.refusedHosts] };
       },
     };

@@ -4,7 +4,8 @@ import { HelperRecordSchema } from './transcriptRecords';
 
 /**
  * A session's helpers as their last records left them. One that had not ended when Keel stopped
- * is shown as stopped; no worktree is offered (the pool that knew it is gone).
+ * is shown as stopped, with no worktree (a crash's worktree is swept). One that ended with its
+ * worktree kept says so; the pool gives it its worktree back, or clears that if it is gone.
  */
 export function restoreHelpers(records: readonly StoredRecord[]): HelperInfo[] {
   const last = new Map<string, { helper: HelperInfo; at: string }>();
@@ -16,7 +17,7 @@ export function restoreHelpers(records: readonly StoredRecord[]): HelperInfo[] {
   }
   return [...last.values()].map(({ helper, at }) =>
     isHelperEnded(helper.state)
-      ? { ...helper, worktreeKept: false }
+      ? helper
       : {
           ...helper,
           state: 'stopped',

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { TaskOutcome } from '../../common/agentEvents';
 import { folderNames } from '../platform/folderEntries';
 import { parseJsonLinesSlice } from '../platform/jsonLines';
@@ -129,14 +129,18 @@ function oneLine(text: string): string {
 
 /**
  * Deleting a session moves its transcript to `trash/` in the data folder rather than erasing it:
- * a mistaken click loses nothing.
+ * a mistaken click loses nothing. Its helpers' transcripts (`<id>.helpers/`) go with it, first, so
+ * a session in the trash never leaves them behind in its folder.
  */
 export function trashSession(dataDir: string, workspace: string, sessionId: string): boolean {
   const path = sessionTranscriptPath(dataDir, workspace, sessionId);
   if (!path) return false;
   const trash = join(dataDir, 'trash');
   mkdirSync(trash, { recursive: true, mode: 0o700 });
-  renameSync(path, join(trash, `${basename(sessionsFolder(dataDir, workspace))}-${sessionId}.jsonl`));
+  const trashed = join(trash, `${basename(sessionsFolder(dataDir, workspace))}-${sessionId}`);
+  const helpers = join(dirname(path), `${sessionId}.helpers`);
+  if (existsSync(helpers)) renameSync(helpers, `${trashed}.helpers`);
+  renameSync(path, `${trashed}.jsonl`);
   return true;
 }
 

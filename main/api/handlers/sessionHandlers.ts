@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
+import { removeSessionWorktrees } from '../../helpers/helperWorktrees';
 import { emptySessionId } from '../../session/emptySession';
 import { listSessions, sessionExists, trashSession } from '../../session/sessionIndex';
 import { describeOwner, lockSession } from '../../session/sessionLock';
@@ -64,6 +65,8 @@ export function sessionHandlers(
       if (deleted && core.currentSession?.id !== id) await core.changeCleanup.eraseSession(id);
       // Its pictures may show the person's screen: gone with it, unless another session shows them too.
       if (deleted) await core.imageCleanup.sweep();
+      // Its helpers' kept worktrees (and their refs in the person's repository) can no longer be merged.
+      if (deleted) await removeSessionWorktrees(session.workspace, dataDir, id, core.options.log);
       return ok({ deleted });
     },
   };

@@ -10,8 +10,19 @@ import { locateRepository, type WorkspaceRepository } from './repository';
 import { snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
 import { diffTrees, type TreeChange } from './treeDiff';
-import { claimEntryName, claimSpareName, removeEntry, scratchPath, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
-import { writeStates } from './writeStates';
+import {
+  claimEntryName,
+  claimSpareName,
+  keepEntry,
+  keptEntries,
+  removeEntry,
+  scratchPath,
+  sweepEntries,
+  withScratch,
+  type EntryPlace,
+  type SweepOptions,
+} from './worktreeEntries';
+import { FolderMovedError, writeStates } from './writeStates';
 
 export type { MergeStrategy } from './mergePlan';
 
@@ -49,6 +60,8 @@ export interface VersionFile {
 
 const HELPER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const SNAPSHOT_MESSAGE = 'Keel: the folder when a helper started';
+/** How many times a merge is planned when the folder keeps changing under it. */
+const MERGE_PLANS = 3;
 
 interface WorkspaceContext extends EntryPlace {
   repo: WorkspaceRepository;
@@ -109,7 +122,7 @@ export class HelperWorktrees {
    * the worktree now. Merges run one at a time, so a second helper merges against the first's result.
    */
   merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way'): Promise<MergeOutcome> {
-    const run = this.merging.then(() => this.mergeNow(wt, strategy));
+    const run = this.merging.then(() => replanOnMove(() => this.mergeNow(wt, strategy)));
     this.merging = run.catch(() => undefined);
     return run;
   }
@@ -155,16 +168,50 @@ export class HelperWorktrees {
 
   /**
    * At start-up: removes this workspace's worktrees whose Keel process has ended (a crash), and
-   * what git still records of them. Returns how many worktrees it removed.
+   * what git still records of them. Worktrees kept for the person (keep()) stay, unless
+   * `sessionGone` says their session was deleted. Returns how many worktrees it removed.
    */
-  async sweep(): Promise<number> {
+  async sweep(options: SweepOptions = {}): Promise<number> {
     let place: WorkspaceContext;
     try {
       place = await this.context();
     } catch {
       return 0;
     }
-    return sweepEntries(place);
+    return sweepEntries(place, options);
+  }
+
+  /**
+   * Keeps the worktree for the person of session `sessionId` (a conflict, a stopped helper's
+   * changes): it outlives this process, sweep() leaves it, and kept() finds it again.
+   */
+  async keep(wt: HelperWorktree, sessionId: string): Promise<void> {
+    const place = await this.context();
+    if (!(await keepEntry(place, path.basename(wt.root), sessionId)))
+      throw new HelperGitError('worktree_missing', `${wt.helperId}'s worktree ${wt.root} has no marker: it is being removed`);
+  }
+
+  /** The worktrees kept for session `sessionId` (by any run of Keel), as create() gave them. */
+  async kept(sessionId: string): Promise<HelperWorktree[]> {
+    const place = await this.context();
+    const found: HelperWorktree[] = [];
+    const prefixParts = place.repo.prefix.split('/').filter(Boolean);
+    for (const { name, marker } of await keptEntries(place, sessionId)) {
+      const base = await gitLine(['rev-parse', '--verify', '-q', `${place.refPrefix}${name}^{commit}`], { cwd: place.workspace }).catch(() => '');
+      // Without its ref the base is unknown: nothing could be merged three-way.
+      if (base === '') continue;
+      const root = path.join(place.home, name);
+      found.push({ helperId: marker.helperId, root, path: path.join(root, ...prefixParts), base });
+    }
+    return found;
+  }
+
+  /** Removes every worktree kept for session `sessionId` (the session is deleted). Returns how many. */
+  async removeKept(sessionId: string): Promise<number> {
+    const place = await this.context();
+    const kept = await keptEntries(place, sessionId);
+    for (const { name } of kept) await removeEntry(place, name);
+    return kept.length;
   }
 
   /** Makes ready worktrees (`count`, default the `spares` option or 1) so the next helpers start at once. */
@@ -300,4 +347,20 @@ function asText(state: FileState): string | null {
   if (state.kind === 'file') return state.bytes.toString('utf8');
   if (state.kind === 'link') return state.target;
   return null;
+}
+
+/**
+ * A merge whose folder changed between its plan and its write (an agent's write: FolderMovedError,
+ * nothing written) is planned again against the folder as it is now; a folder that keeps changing
+ * is left to the person as a conflict, with nothing written.
+ */
+async function replanOnMove(mergeOnce: () => Promise<MergeOutcome>): Promise<MergeOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mergeOnce();
+    } catch (error) {
+      if (!(error instanceof FolderMovedError)) throw error;
+      if (attempt >= MERGE_PLANS) return { kind: 'conflict', files: [error.path] };
+    }
+  }
 }

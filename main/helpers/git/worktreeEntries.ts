@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitLine } from './gitCommand';
-import { processAlive, readOwnerMarker, writeOwnerMarker } from './ownerMarker';
+import { processAlive, readOwnerMarker, replaceOwnerMarker, writeOwnerMarker, type OwnerMarker } from './ownerMarker';
 
 /**
  * Where one workspace's helper worktrees live. Each entry `<name>` is the worktree `<home>/<name>`,
@@ -80,11 +81,41 @@ export async function removeEntry(place: EntryPlace, name: string, options: { fo
 }
 
 /**
- * Removes the entries whose Keel process has ended (no marker, or its pid gone), their scratch
- * folders, refs left without a worktree, and git's records of missing worktrees. Returns how many
- * entries it removed.
+ * Marks an entry as kept for the person by `sessionId` (see OwnerMarker `keptFor`): sweep() leaves
+ * it after its process ends. False when the entry has no marker (it is being removed).
  */
-export async function sweepEntries(place: EntryPlace): Promise<number> {
+export async function keepEntry(place: EntryPlace, name: string, sessionId: string): Promise<boolean> {
+  const file = path.join(place.home, `${name}.json`);
+  const marker = await readOwnerMarker(file);
+  if (marker === null) return false;
+  if (marker.keptFor === sessionId) return true;
+  await replaceOwnerMarker(file, { ...marker, keptFor: sessionId }, scratchPath(place, 'marker'));
+  return true;
+}
+
+/** The entries kept for `sessionId` whose worktree folder is still there, oldest name first. */
+export async function keptEntries(place: EntryPlace, sessionId: string): Promise<{ name: string; marker: OwnerMarker }[]> {
+  const kept: { name: string; marker: OwnerMarker }[] = [];
+  for (const entry of (await readdir(place.home).catch(() => [] as string[])).sort()) {
+    if (!entry.endsWith('.json') || entry.startsWith(SCRATCH_PREFIX)) continue;
+    const name = entry.slice(0, -'.json'.length);
+    const marker = await readOwnerMarker(path.join(place.home, entry));
+    if (marker?.keptFor === sessionId && existsSync(path.join(place.home, name))) kept.push({ name, marker });
+  }
+  return kept;
+}
+
+export interface SweepOptions {
+  /** Whether the session a worktree was kept for is gone (deleted): then its worktree is abandoned too. */
+  sessionGone?: (sessionId: string) => boolean;
+}
+
+/**
+ * Removes the abandoned entries: those whose Keel process has ended (no marker, or its pid gone)
+ * unless kept for a session that still exists and still there, their scratch folders, refs left
+ * without a worktree, and git's records of missing worktrees. Returns how many entries it removed.
+ */
+export async function sweepEntries(place: EntryPlace, options: SweepOptions = {}): Promise<number> {
   const names = await readdir(place.home).catch(() => [] as string[]);
   const live = new Set<string>();
   const dead = new Set<string>();
@@ -97,7 +128,7 @@ export async function sweepEntries(place: EntryPlace): Promise<number> {
     const name = entry.endsWith('.json') ? entry.slice(0, -'.json'.length) : entry;
     if (live.has(name) || dead.has(name)) continue;
     const marker = await readOwnerMarker(path.join(place.home, `${name}.json`));
-    if (marker !== null && processAlive(marker.pid)) live.add(name);
+    if (marker !== null && isStillWanted(place, name, marker, options)) live.add(name);
     else dead.add(name);
   }
   for (const name of dead) await removeEntry(place, name);
@@ -108,6 +139,12 @@ export async function sweepEntries(place: EntryPlace): Promise<number> {
   }
   await place.exclusive(() => git(['worktree', 'prune'], { cwd: place.workspace }));
   return dead.size;
+}
+
+/** A live Keel's entry, or one kept for the person: its folder there and its session not deleted. */
+function isStillWanted(place: EntryPlace, name: string, marker: OwnerMarker, options: SweepOptions): boolean {
+  if (marker.keptFor !== undefined) return existsSync(path.join(place.home, name)) && !options.sessionGone?.(marker.keptFor);
+  return processAlive(marker.pid);
 }
 
 /** A scratch folder of this process for the length of `work` (a temporary index, a merge's three files). */

@@ -1,6 +1,7 @@
 import { chmod, lstat, mkdir, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileState } from './fileState';
+import { withFileWriteLock } from '../../platform/fileWriteLock';
+import { readDiskState, sameState, type FileState } from './fileState';
 
 export interface PlannedWrite {
   /** Relative to the folder, forward slashes. */
@@ -10,22 +11,39 @@ export interface PlannedWrite {
   after: FileState;
 }
 
+/** A file of the folder is no longer what the merge was planned against: nothing was written. */
+export class FolderMovedError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed in the folder while the merge was planned`);
+    this.name = 'FolderMovedError';
+  }
+}
+
 /**
  * Writes every planned state into the folder, or none: when one write fails, those already done
- * are put back as they were and the error is thrown. Files keep their permissions; only the
- * executable bit follows the merge. Folders a deletion leaves empty are removed, as git does.
+ * are put back as they were and the error is thrown. Each file is written only while it is still
+ * what the plan read (`before`), checked and written under its file lock, so a write of an agent
+ * (or of the person) made since is never overwritten unseen: FolderMovedError, and the caller plans
+ * again. Files keep their permissions; only the executable bit follows the merge. Folders a
+ * deletion leaves empty are removed, as git does.
  */
 export async function writeStates(folder: string, writes: readonly PlannedWrite[]): Promise<void> {
   const done: PlannedWrite[] = [];
   try {
     for (const write of writes) {
-      await writeState(folder, write.path, write.before, write.after);
+      await withFileWriteLock(absolutePath(folder, write.path), async () => {
+        if (!isStill(await readDiskState(folder, write.path), write.before)) throw new FolderMovedError(write.path);
+        await writeState(folder, write.path, write.before, write.after);
+      });
       done.push(write);
     }
   } catch (error) {
     for (const write of done.reverse()) {
       try {
-        await writeState(folder, write.path, write.after, write.before);
+        // Put back only what is still the merge's: a write made since stays.
+        await withFileWriteLock(absolutePath(folder, write.path), async () => {
+          if (isStill(await readDiskState(folder, write.path), write.after)) await writeState(folder, write.path, write.after, write.before);
+        });
       } catch {
         // Best effort: the first error is the one to report.
       }
@@ -34,8 +52,16 @@ export async function writeStates(folder: string, writes: readonly PlannedWrite[
   }
 }
 
+function isStill(now: FileState, planned: FileState): boolean {
+  return sameState(now, planned) || (now.kind === 'blocked' && planned.kind === 'blocked');
+}
+
+function absolutePath(folder: string, relative: string): string {
+  return path.join(folder, ...relative.split('/'));
+}
+
 async function writeState(folder: string, relative: string, before: FileState, after: FileState): Promise<void> {
-  const absolute = path.join(folder, ...relative.split('/'));
+  const absolute = absolutePath(folder, relative);
   if (after.kind === 'blocked') throw new Error(`cannot write ${relative}: ${after.why}`);
   if (after.kind === 'absent') {
     if (before.kind !== 'absent') await unlink(absolute);

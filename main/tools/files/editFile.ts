@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '../types';
+import { withFileWriteLock } from '../../platform/fileWriteLock';
 import { atomicWriteFile } from './atomicWrite';
 import { resolveInWorkspace } from './confine';
 import { describeUnrepresentable, dominantEol, encode } from './encoding';
@@ -33,72 +34,77 @@ export const editFileTool: Tool<typeof inputSchema> = {
   async run(input, context) {
     const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform, secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
-    const shown = resolved.relative;
-    if (input.old_text === '') {
-      return failure('old_text is empty, so there is nothing to find. Give the exact text to replace; to create a file or replace all of it, use write_file.');
-    }
-    try {
-      const file = await loadWholeText(resolved.absolute);
-      switch (file.kind) {
-        case 'missing':
-          return failure(`"${shown}" does not exist. Check the path with list_files, or create the file with write_file.`);
-        case 'folder':
-          return failure(`"${shown}" is a folder, not a file. Use list_files to see what is inside it.`);
-        case 'special':
-          return failure(`"${shown}" is not a regular file (a device, socket or pipe) and cannot be edited.`);
-        case 'too-large':
+    // Never between a helper's merge's check of this file and its write (fileWriteLock.ts).
+    return withFileWriteLock(resolved.absolute, async () => {
+      const shown = resolved.relative;
+      if (input.old_text === '') {
+        return failure(
+          'old_text is empty, so there is nothing to find. Give the exact text to replace; to create a file or replace all of it, use write_file.',
+        );
+      }
+      try {
+        const file = await loadWholeText(resolved.absolute);
+        switch (file.kind) {
+          case 'missing':
+            return failure(`"${shown}" does not exist. Check the path with list_files, or create the file with write_file.`);
+          case 'folder':
+            return failure(`"${shown}" is a folder, not a file. Use list_files to see what is inside it.`);
+          case 'special':
+            return failure(`"${shown}" is not a regular file (a device, socket or pipe) and cannot be edited.`);
+          case 'too-large':
+            return failure(
+              `"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}. Ask the person to make this change. The file was not changed.`,
+            );
+          case 'binary':
+            return failure(`"${shown}" looks like a binary file (${file.reason}); edit_file only edits text files.`);
+        }
+
+        const original = encode(file.text, file.encoding);
+        if (!original.ok || !original.bytes.equals(file.bytes)) {
+          // Re-encoding would silently change bytes the edit never touched.
           return failure(
-            `"${shown}" is ${formatSize(file.size)}; edit_file loads files whole and refuses above ${formatSize(MAX_WHOLE_FILE_BYTES)}. Ask the person to make this change. The file was not changed.`,
+            `"${shown}" has bytes that are not valid ${file.encoding.label}, so it cannot be rewritten without changing parts you did not edit. The file was not changed.`,
           );
-        case 'binary':
-          return failure(`"${shown}" looks like a binary file (${file.reason}); edit_file only edits text files.`);
-      }
+        }
 
-      const original = encode(file.text, file.encoding);
-      if (!original.ok || !original.bytes.equals(file.bytes)) {
-        // Re-encoding would silently change bytes the edit never touched.
-        return failure(
-          `"${shown}" has bytes that are not valid ${file.encoding.label}, so it cannot be rewritten without changing parts you did not edit. The file was not changed.`,
-        );
-      }
+        const eol = dominantEol(file.text);
+        const toFileEol = (s: string) => (eol === '\r\n' ? s.replace(/\r?\n/g, '\r\n') : s.replace(/\r\n/g, '\n'));
+        // The file's own line endings first; the text exactly as given for files with mixed endings.
+        let oldText = toFileEol(input.old_text);
+        let newText = toFileEol(input.new_text);
+        let matches = findMatches(file.text, oldText);
+        if (matches.length === 0 && oldText !== input.old_text) {
+          oldText = input.old_text;
+          newText = input.new_text;
+          matches = findMatches(file.text, oldText);
+        }
 
-      const eol = dominantEol(file.text);
-      const toFileEol = (s: string) => (eol === '\r\n' ? s.replace(/\r?\n/g, '\r\n') : s.replace(/\r\n/g, '\n'));
-      // The file's own line endings first; the text exactly as given for files with mixed endings.
-      let oldText = toFileEol(input.old_text);
-      let newText = toFileEol(input.new_text);
-      let matches = findMatches(file.text, oldText);
-      if (matches.length === 0 && oldText !== input.old_text) {
-        oldText = input.old_text;
-        newText = input.new_text;
-        matches = findMatches(file.text, oldText);
-      }
+        if (matches.length === 0) return failure(notFoundMessage(shown, input.old_text));
+        if (matches.length > 1 && !input.replace_all) {
+          return failure(
+            `old_text matches ${matches.length} places in "${shown}" (${describeLines(matches.map((m) => [m.line, m.line] as const))}). ` +
+              'Include more surrounding lines in old_text so it matches exactly one place, or set replace_all to true to replace every one. The file was not changed.',
+          );
+        }
+        if (oldText === newText) return failure('old_text and new_text are the same, so there is nothing to change. The file was not changed.');
 
-      if (matches.length === 0) return failure(notFoundMessage(shown, input.old_text));
-      if (matches.length > 1 && !input.replace_all) {
-        return failure(
-          `old_text matches ${matches.length} places in "${shown}" (${describeLines(matches.map((m) => [m.line, m.line] as const))}). ` +
-            'Include more surrounding lines in old_text so it matches exactly one place, or set replace_all to true to replace every one. The file was not changed.',
-        );
+        const { text, changedLines } = replaceAt(file.text, matches, oldText, newText);
+        const encoded = encode(text, file.encoding);
+        if (!encoded.ok) {
+          return failure(
+            `"${shown}" is encoded as ${file.encoding.label}, which cannot hold ${describeUnrepresentable(encoded.unrepresentable)} from new_text. ` +
+              `The file was not changed. Use characters ${file.encoding.label} has (or plain ASCII), or ask the person to convert the file to UTF-8.`,
+          );
+        }
+        context.beforeFileChange?.(resolved.absolute);
+        await atomicWriteFile(resolved.absolute, encoded.bytes, { mode: file.mode, signal: context.signal });
+        const count = matches.length === 1 ? '1 occurrence' : `${matches.length} occurrences`;
+        const linkNote = hardLinkNote(file.links);
+        return success(`Edited ${shown}: replaced ${count} (now ${describeLines(changedLines)}${linkNote ? `; ${linkNote}` : ''}).`);
+      } catch (error) {
+        return failure(describeFsError(error, shown, 'editing', context.signal));
       }
-      if (oldText === newText) return failure('old_text and new_text are the same, so there is nothing to change. The file was not changed.');
-
-      const { text, changedLines } = replaceAt(file.text, matches, oldText, newText);
-      const encoded = encode(text, file.encoding);
-      if (!encoded.ok) {
-        return failure(
-          `"${shown}" is encoded as ${file.encoding.label}, which cannot hold ${describeUnrepresentable(encoded.unrepresentable)} from new_text. ` +
-            `The file was not changed. Use characters ${file.encoding.label} has (or plain ASCII), or ask the person to convert the file to UTF-8.`,
-        );
-      }
-      context.beforeFileChange?.(resolved.absolute);
-      await atomicWriteFile(resolved.absolute, encoded.bytes, { mode: file.mode, signal: context.signal });
-      const count = matches.length === 1 ? '1 occurrence' : `${matches.length} occurrences`;
-      const linkNote = hardLinkNote(file.links);
-      return success(`Edited ${shown}: replaced ${count} (now ${describeLines(changedLines)}${linkNote ? `; ${linkNote}` : ''}).`);
-    } catch (error) {
-      return failure(describeFsError(error, shown, 'editing', context.signal));
-    }
+    });
   },
 };
 

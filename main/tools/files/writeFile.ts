@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../types';
+import { withFileWriteLock } from '../../platform/fileWriteLock';
 import { atomicWriteFile } from './atomicWrite';
 import { resolveInWorkspace } from './confine';
 import { describeUnrepresentable, encode, UTF8, type TextEncoding } from './encoding';
@@ -33,52 +34,55 @@ export const writeFileTool: Tool<typeof inputSchema> = {
   async run(input, context) {
     const resolved = await resolveInWorkspace(context.workspace, input.path, { writing: true, platform: context.platform, secrets: context.secrets });
     if (!resolved.ok) return failure(resolved.message);
-    const shown = resolved.relative;
-    try {
-      const target = await probeTarget(resolved.absolute);
-      if (target.kind === 'folder') {
-        return failure(`"${shown}" is a folder; write_file writes files. Give a file path inside it, like "${shown}/name.txt".`);
-      }
-      if (target.kind === 'special') return failure(`"${shown}" is not a regular file (a device, socket or pipe) and is not overwritten.`);
-
-      let encoding: TextEncoding = target.kind === 'missing' && newFileWantsBom(resolved.absolute, context.platform) ? UTF8_WITH_BOM : UTF8;
-      let content = input.content;
-      let keptCrlf = false;
-      if (target.kind === 'file' && target.sniffed.kind === 'text') {
-        encoding = target.sniffed.encoding;
-        // A model writes \n; a Windows file rewritten that way would show every line as changed.
-        if (target.eol === '\r\n' && !content.includes('\r')) {
-          content = content.replaceAll('\n', '\r\n');
-          keptCrlf = content !== input.content;
+    // Never between a helper's merge's check of this file and its write (fileWriteLock.ts).
+    return withFileWriteLock(resolved.absolute, async () => {
+      const shown = resolved.relative;
+      try {
+        const target = await probeTarget(resolved.absolute);
+        if (target.kind === 'folder') {
+          return failure(`"${shown}" is a folder; write_file writes files. Give a file path inside it, like "${shown}/name.txt".`);
         }
-      }
-      const encoded = encode(content, encoding);
-      if (!encoded.ok) {
-        return failure(
-          `"${shown}" is encoded as ${encoding.label}, which cannot hold ${describeUnrepresentable(encoded.unrepresentable)}. ` +
-            `Nothing was written. Use characters ${encoding.label} has (or plain ASCII), or ask the person to convert the file to UTF-8.`,
-        );
-      }
+        if (target.kind === 'special') return failure(`"${shown}" is not a regular file (a device, socket or pipe) and is not overwritten.`);
 
-      await mkdir(path.dirname(resolved.absolute), { recursive: true });
-      context.beforeFileChange?.(resolved.absolute);
-      await atomicWriteFile(resolved.absolute, encoded.bytes, {
-        mode: target.kind === 'file' ? target.mode : undefined,
-        signal: context.signal,
-      });
+        let encoding: TextEncoding = target.kind === 'missing' && newFileWantsBom(resolved.absolute, context.platform) ? UTF8_WITH_BOM : UTF8;
+        let content = input.content;
+        let keptCrlf = false;
+        if (target.kind === 'file' && target.sniffed.kind === 'text') {
+          encoding = target.sniffed.encoding;
+          // A model writes \n; a Windows file rewritten that way would show every line as changed.
+          if (target.eol === '\r\n' && !content.includes('\r')) {
+            content = content.replaceAll('\n', '\r\n');
+            keptCrlf = content !== input.content;
+          }
+        }
+        const encoded = encode(content, encoding);
+        if (!encoded.ok) {
+          return failure(
+            `"${shown}" is encoded as ${encoding.label}, which cannot hold ${describeUnrepresentable(encoded.unrepresentable)}. ` +
+              `Nothing was written. Use characters ${encoding.label} has (or plain ASCII), or ask the person to convert the file to UTF-8.`,
+          );
+        }
 
-      const lines = countLines(content);
-      const details = [`${lines} line${lines === 1 ? '' : 's'}`, formatSize(encoded.bytes.length)];
-      if (encoding === UTF8_WITH_BOM) details.push('UTF-8 with BOM, as Windows PowerShell 5.1 needs');
-      else if (encoding !== UTF8) details.push(`kept ${encoding.label}`);
-      if (keptCrlf) details.push('kept CRLF line endings');
-      if (target.kind === 'file' && target.sniffed.kind === 'binary') details.push('replaced a binary file');
-      const linkNote = target.kind === 'file' ? hardLinkNote(target.links) : undefined;
-      if (linkNote) details.push(linkNote);
-      const verb = target.kind === 'file' ? 'Overwrote' : 'Created';
-      return success(`${verb} ${shown} (${details.join(', ')}).`);
-    } catch (error) {
-      return failure(describeFsError(error, shown, 'writing', context.signal));
-    }
+        await mkdir(path.dirname(resolved.absolute), { recursive: true });
+        context.beforeFileChange?.(resolved.absolute);
+        await atomicWriteFile(resolved.absolute, encoded.bytes, {
+          mode: target.kind === 'file' ? target.mode : undefined,
+          signal: context.signal,
+        });
+
+        const lines = countLines(content);
+        const details = [`${lines} line${lines === 1 ? '' : 's'}`, formatSize(encoded.bytes.length)];
+        if (encoding === UTF8_WITH_BOM) details.push('UTF-8 with BOM, as Windows PowerShell 5.1 needs');
+        else if (encoding !== UTF8) details.push(`kept ${encoding.label}`);
+        if (keptCrlf) details.push('kept CRLF line endings');
+        if (target.kind === 'file' && target.sniffed.kind === 'binary') details.push('replaced a binary file');
+        const linkNote = target.kind === 'file' ? hardLinkNote(target.links) : undefined;
+        if (linkNote) details.push(linkNote);
+        const verb = target.kind === 'file' ? 'Overwrote' : 'Created';
+        return success(`${verb} ${shown} (${details.join(', ')}).`);
+      } catch (error) {
+        return failure(describeFsError(error, shown, 'writing', context.signal));
+      }
+    });
   },
 };

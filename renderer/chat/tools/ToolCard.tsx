@@ -12,7 +12,7 @@ import { ReadBody } from './ReadBody';
 import { ResultText } from './ResultText';
 import { isStaleRewriteRefusal } from '../../../common/plan/rules';
 import { TodoBody, todoSummary } from './TodoBody';
-import { countResults, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
+import { countResults, delegateSummary, isDenied, isStopped, parseCommandResult, readRange, stringField } from './toolInfo';
 
 type Phase = 'running' | 'waiting' | 'done' | 'error' | 'denied' | 'stopped' | 'unfinished' | 'redo';
 
@@ -182,6 +182,14 @@ function describe(item: ToolItem, approval: ToolApproval | undefined, phase: Pha
         label: t('chat.tool.todo'),
         summary: phase === 'redo' ? t('chat.plan.redoSummary') : todoSummary(item, t, previousTodo),
         body: <TodoBody item={item} previous={previousTodo} redo={phase === 'redo'} />,
+        open: failed,
+      };
+    case 'delegate':
+      return {
+        icon: <ToolIcon />,
+        label: t('chat.tool.delegate'),
+        summary: delegateSummary(item.input),
+        body: <ResultText item={item} showInput />,
         open: failed,
       };
     default:

@@ -19,6 +19,22 @@ export function numberField(input: unknown, name: string): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** The longest one-line summary a card shows (as the other cards' raw input). */
+const SUMMARY_LENGTH = 120;
+
+/**
+ * A `delegate` call's one line: `#step: ` and the first line of what the helper is told, with
+ * ` …` when more lines follow, cut at the cards' length. Lenient: the input may still be streaming.
+ */
+export function delegateSummary(input: unknown): string {
+  const item = stringField(input, 'item');
+  const instructions = (stringField(input, 'instructions') ?? '').trim();
+  const line = instructions.split('\n', 1)[0]!.trim();
+  const text = item === undefined || item === '' ? line : line === '' ? `#${item}` : `#${item}: ${line}`;
+  if (text.length > SUMMARY_LENGTH) return `${text.slice(0, SUMMARY_LENGTH - 1)}…`;
+  return line.length < instructions.length ? `${text} …` : text;
+}
+
 /** How a command ended, from the last line of the bash tool's result. */
 export type CommandEnding =
   | { kind: 'exit'; code: number | null }

@@ -83,6 +83,7 @@ export const chat = {
   'chat.tool.list': 'List files',
   'chat.tool.search': 'Search',
   'chat.tool.todo': 'Plan',
+  'chat.tool.delegate': 'Delegate',
   'chat.tool.running': 'Running',
   'chat.tool.waiting': 'Waiting for you',
   'chat.tool.denied': 'Denied',

@@ -84,6 +84,7 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.tool.list': '列出文件',
   'chat.tool.search': '搜索',
   'chat.tool.todo': '计划',
+  'chat.tool.delegate': '委派',
   'chat.tool.running': '运行中',
   'chat.tool.waiting': '等待你批准',
   'chat.tool.denied': '已拒绝',

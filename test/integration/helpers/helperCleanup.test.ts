@@ -30,9 +30,10 @@ function traces(repo: GitFixture) {
 }
 
 /** A Keel in a process of its own that made a helper worktree and still runs. */
-async function otherKeel(repo: GitFixture): Promise<{ child: ChildProcess; wt: HelperWorktree }> {
+async function otherKeel(repo: GitFixture, keptFor?: string): Promise<{ child: ChildProcess; wt: HelperWorktree }> {
   const script = fileURLToPath(new URL('./crashingKeel.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, repo.repo, repo.dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = ['--import', 'tsx', script, repo.repo, repo.dataDir, ...(keptFor ? [keptFor] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -114,6 +115,36 @@ describe("a helper's worktree leaves nothing behind", () => {
     expect(after.refs.trim().split('\n')).toHaveLength(1);
     await worktrees.remove(mine);
     expect(traces(repo)).toEqual({ worktrees: 1, refs: '' });
+  });
+
+  it('sweep() leaves a worktree kept for the person after its Keel ended, until its session is gone', async () => {
+    const repo = makeRepo();
+    const abandoned = await otherKeel(repo);
+    const kept = await otherKeel(repo, 'session-1');
+    writeFileSync(path.join(kept.wt.path, 'helper-work.txt'), 'kept for the person\n');
+    for (const other of [abandoned, kept]) {
+      other.child.kill('SIGKILL');
+      await new Promise((resolve) => other.child.once('exit', resolve));
+    }
+    const worktrees = new HelperWorktrees({ workspace: repo.repo, dataDir: repo.dataDir });
+
+    // Keel starts again: the crash's worktree goes, the kept one stays with its ref and its work.
+    expect(await worktrees.sweep({ sessionGone: () => false })).toBe(1);
+    expect(existsSync(abandoned.wt.root)).toBe(false);
+    expect(existsSync(path.join(kept.wt.path, 'helper-work.txt'))).toBe(true);
+    expect(traces(repo).worktrees).toBe(2);
+    expect(traces(repo).refs.trim().split('\n')).toHaveLength(1);
+    expect(await worktrees.kept('session-1')).toEqual([kept.wt]);
+    expect(await worktrees.kept('session-2')).toEqual([]);
+    expect(await worktrees.changedFiles(kept.wt)).toEqual(['helper-work.txt']);
+    // And again at the next start, without asking about sessions at all.
+    expect(await worktrees.sweep()).toBe(0);
+
+    // Its session deleted, it is abandoned too.
+    expect(await worktrees.sweep({ sessionGone: (id) => id === 'session-1' })).toBe(1);
+    expect(existsSync(kept.wt.root)).toBe(false);
+    expect(traces(repo)).toEqual({ worktrees: 1, refs: '' });
+    expect(helperFiles(repo.dataDir)).toHaveLength(1);
   });
 
   it('a data folder inside the repository still puts the worktree outside it', async () => {
