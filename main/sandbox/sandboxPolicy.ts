@@ -4,6 +4,8 @@ export interface PolicyInput {
   workspace: string;
   /** Writable besides the workspace: the sessions' temp folders and Keel's tool caches. */
   writable: readonly string[];
+  /** Never writable, though inside what is (a linked worktree's pointers to its repository). */
+  readOnly?: readonly string[];
   /** Never readable (see secretPaths). */
   secrets: readonly string[];
   /** Hosts the person listed (addresses too): reached without asking, private ones included. */
@@ -24,7 +26,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxRuntimeConfig {
     filesystem: {
       denyRead: [...input.secrets],
       allowWrite: [input.workspace, ...input.writable],
-      denyWrite: [],
+      denyWrite: [...(input.readOnly ?? [])],
     },
   };
 }

@@ -15,7 +15,7 @@ import { placeholderExcludes } from './placeholderExcludes';
 import { placeholderCandidates, removePlaceholders } from './placeholders';
 import { sandboxPolicy } from './sandboxPolicy';
 import { secretPaths } from './secretPaths';
-import { linkedWorktreeGitPaths } from './worktreeGitPaths';
+import { linkedWorktreeGitPaths, linkedWorktreePointers } from './worktreeGitPaths';
 
 export interface WorkspaceSandboxOptions {
   workspace: string;
@@ -134,6 +134,7 @@ export class WorkspaceSandbox {
       workspace: this.options.workspace,
       // In a linked worktree (a helper's), `git add` and `git commit` write its admin folder, objects and refs.
       writable: [this.scratchRoot, ...linkedWorktreeGitPaths(this.options.workspace)],
+      readOnly: linkedWorktreePointers(this.options.workspace),
       secrets: this.options.adjustSecrets?.(secrets) ?? secrets,
       allowedHosts: this.options.network?.listed() ?? [],
     });

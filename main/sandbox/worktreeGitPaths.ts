@@ -28,6 +28,19 @@ export function linkedWorktreeGitPaths(workspace: string): string[] {
   return [admin, ...inside];
 }
 
+/**
+ * The files that say where a linked worktree's repository is: its `.git` file, and its admin
+ * folder's `commondir` and `gitdir`. Written inside the sandbox, they would point Keel's own git
+ * calls in the worktree (run outside it) at a config the command wrote, whose filter driver or
+ * fsmonitor then runs unconfined; so they stay read-only. Empty where linkedWorktreeGitPaths is.
+ */
+export function linkedWorktreePointers(workspace: string): string[] {
+  const admin = linkedWorktreeGitPaths(workspace)[0];
+  const dotGit = findDotGit(workspace);
+  if (admin === undefined || dotGit === null) return [];
+  return [dotGit, path.join(admin, 'commondir'), path.join(admin, 'gitdir')].filter((file) => existsSync(file));
+}
+
 /** The top of the work tree the workspace is in (where its `.git` is), or null outside any. */
 export function gitTopOf(workspace: string): string | null {
   const dotGit = findDotGit(workspace);

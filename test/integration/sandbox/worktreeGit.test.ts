@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HelperWorktrees, type HelperWorktree } from '../../../main/helpers/git';
-import { linkedWorktreeGitPaths } from '../../../main/sandbox/worktreeGitPaths';
+import { linkedWorktreeGitPaths, linkedWorktreePointers } from '../../../main/sandbox/worktreeGitPaths';
 import { WorkspaceSandbox } from '../../../main/sandbox/workspaceSandbox';
 import { runInPty } from '../../../main/tools/bash';
 import { cleanupRepos, makeRepo, type GitFixture } from '../helpers/gitFixture';
@@ -133,5 +133,30 @@ describe.runIf(works)('git in a helper worktree’s sandbox', { timeout: 60_000 
     expect(output).toContain('GIT-CONFIG-REFUSED');
     expect(readFileSync(path.join(dotGit, 'config'), 'utf8')).toBe(configBefore);
     expect(existsSync(path.join(dotGit, 'hooks', 'post-checkout'))).toBe(false);
+  });
+
+  it('cannot repoint the worktree at another repository (whose config Keel’s own git calls would read)', async () => {
+    const { repo, wt, sandbox } = await helperInSandbox();
+    const admin = path.join(repo.repo, '.git', 'worktrees', 'helper-1');
+    expect(linkedWorktreePointers(wt.path)).toEqual([path.join(wt.path, '.git'), path.join(admin, 'commondir'), path.join(admin, 'gitdir')]);
+    const before = [path.join(wt.path, '.git'), path.join(admin, 'commondir')].map((file) => readFileSync(file, 'utf8'));
+    const evil = path.join(wt.path, 'evil-git');
+
+    const output = await run(
+      sandbox,
+      [
+        `mkdir -p ${evil} && printf '[filter "x"]\n\tclean = touch /tmp/keel-escaped\n' > ${evil}/config`,
+        `(echo "gitdir: ${evil}" > .git && echo DOTGIT-WRITTEN || echo DOTGIT-REFUSED)`,
+        `(echo ${evil} > ${admin}/commondir && echo COMMONDIR-WRITTEN || echo COMMONDIR-REFUSED)`,
+        `(rm -f ${admin}/commondir && echo COMMONDIR-REMOVED || echo COMMONDIR-KEPT)`,
+        `(${helperGit} status --short >/dev/null && echo GIT-STILL-WORKS)`,
+      ].join('; '),
+    );
+
+    expect(output).toContain('DOTGIT-REFUSED');
+    expect(output).toContain('COMMONDIR-REFUSED');
+    expect(output).toContain('COMMONDIR-KEPT');
+    expect(output).toContain('GIT-STILL-WORKS');
+    expect([path.join(wt.path, '.git'), path.join(admin, 'commondir')].map((file) => readFileSync(file, 'utf8'))).toEqual(before);
   });
 });
