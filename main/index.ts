@@ -48,6 +48,7 @@ if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
       version: app.getVersion(),
       chooseFolder,
       tools: workspaceTools,
+      warmSearch: true,
       keyStore: await createSafeStorageKeyStore(dataDir),
       log: console.warn,
     });
