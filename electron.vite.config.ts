@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = import.meta.dirname;
@@ -52,6 +53,28 @@ export default defineConfig(({ mode }) => ({
       cssCodeSplit: false,
       rollupOptions: { input: resolve(root, 'renderer/index.html') },
     },
-    plugins: [react()],
+    plugins: [react(), stylesheetFirst()],
   },
 }));
+
+/**
+ * The stylesheet is the one thing the first paint waits for (index.html paints the window's frame
+ * before any script runs): its link goes before the scripts, so it is asked for before them
+ * and modulepreloads Vite puts there, which the server would otherwise send beside it.
+ */
+function stylesheetFirst(): Plugin {
+  return {
+    name: 'keel-stylesheet-first',
+    enforce: 'post',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+        let out = html;
+        for (const link of links) out = out.replace(link, '');
+        // After the meta tags (the CSP governs it), before the first script.
+        return out.replace(/(\s*<script)/, `${links.join('')}$1`);
+      },
+    },
+  };
+}

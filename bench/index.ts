@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   terminal: async () => (await import('./terminalThroughput')).benchTerminalThroughput(),
   contextWindow: async () => (await import('./contextWindow')).benchContextWindow(),
   search: async () => (await import('./search')).benchSearch(),
+  searchCold: async () => (await import('./searchCold')).benchSearchCold(),
   mentions: async () => (await import('./mentions')).benchMentions(),
   mcp: async () => (await import('./mcp')).benchMcp(),
   sandbox: async () => (await import('./sandbox')).benchSandbox(),

@@ -145,19 +145,25 @@ async function benchEventLoopDuringScan(workspace: string): Promise<void> {
   console.log(`event-loop delay of this process, idle ${LOOP_MS / 1000} s: ${summary(idle)}; during ${scans} full scans: ${summary(busy)}`);
 }
 
-/** More searches than the edits can outlast; the task is stopped when the edits are done. */
+/** More searches than the edits can outlast; each phase's task is stopped when its edits are done. */
 const SCANS = 5_000;
-/** Searches that must run while the board is edited, so the edits meet more than one. */
-const MIN_SCANS = sized(8, 4);
-const EDITS = sized(100, 20);
+/** Searches that must run during each scanning phase, so its edits meet more than one. */
+const MIN_SCANS = sized(3, 2);
+/** Idle and scanning phases alternate this many times, so both meet the same load of the machine. */
+const ROUNDS = sized(4, 2);
+const EDITS_PER_PHASE = sized(40, 10);
 const WARMUP_EDITS = 10;
+/** Between two edits, in both phases (a person's edits come every so often, not back to back). */
+const EDIT_GAP_MS = 15;
 const KEY = 'sk-bench-search-0000000000';
 
 /**
  * The board's edit round trip through `keel web` (plan.edit over its socket → validated and stored
  * in main → answered), idle and while the agent runs full no-match scans of the tree with
- * search_text one after another (the scripted model asks for more than the edits outlast; the task
- * is stopped when they are done). Needs `npm run build`.
+ * search_text one after another. Idle and scanning phases alternate ROUNDS times in one keel web,
+ * with the same gap between edits in both, so the ratio compares like with like under the same
+ * load (a first idle phase alone met a colder process, and back-to-back edits a warmer one).
+ * Needs `npm run build`.
  */
 async function benchBoardDuringScan(workspace: string, search: { pattern: string; path?: string }, label: string): Promise<void> {
   const model = await startScriptedAnthropic({
@@ -182,31 +188,38 @@ async function benchBoardDuringScan(workspace: string, search: { pattern: string
       const ms = performance.now() - started;
       if (!answer.ok) throw new Error(answer.error.message);
       plan = answer.value;
+      await new Promise((resolve) => setTimeout(resolve, EDIT_GAP_MS));
       return ms;
     };
+    for (let i = 0; i < WARMUP_EDITS; i++) await edit();
     const idle: number[] = [];
-    for (let i = 0; i < EDITS + WARMUP_EDITS; i++) idle.push(await edit());
-    const sent = await socket.request('task.send', { text: 'Scan the tree again and again.' });
-    if (!sent.ok) throw new Error(sent.error.message);
-    // Wait for the first scans to start, then edit while they run.
-    for (const end = Date.now() + 30_000; model.requests.length < 2; await new Promise((resolve) => setTimeout(resolve, 10)))
-      if (Date.now() > end) throw new Error(`the scripted agent did not start searching within 30 s (${model.requests.length} requests)`);
-    const before = model.requests.length;
-    // Edits spread over several scans (a person's edits come every so often, not back to back).
     const busy: number[] = [];
-    while (busy.length < EDITS + WARMUP_EDITS || model.requests.length - before < MIN_SCANS) {
-      if (model.requests.length > SCANS) throw new Error(`the scripted agent ran out of its ${SCANS} searches before the edits were done`);
-      busy.push(await edit());
-      await new Promise((resolve) => setTimeout(resolve, 15));
+    let scansDuring = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < EDITS_PER_PHASE; i++) idle.push(await edit());
+      const sent = await socket.request('task.send', { text: 'Scan the tree again and again.' });
+      if (!sent.ok) throw new Error(sent.error.message);
+      // Wait for the first scan of this phase to start, then edit while they run.
+      const first = model.requests.length + 1;
+      for (const end = Date.now() + 30_000; model.requests.length < first; await new Promise((resolve) => setTimeout(resolve, 10)))
+        if (Date.now() > end) throw new Error(`the scripted agent did not start searching within 30 s (${model.requests.length} requests)`);
+      const before = model.requests.length;
+      let edits = 0;
+      while (edits < EDITS_PER_PHASE || model.requests.length - before < MIN_SCANS) {
+        if (model.requests.length > SCANS) throw new Error(`the scripted agent ran out of its ${SCANS} searches before the edits were done`);
+        busy.push(await edit());
+        edits++;
+      }
+      scansDuring += model.requests.length - before;
+      await stopTask(socket);
+      await waitUntilIdle(socket);
     }
-    const scansDuring = model.requests.length - before;
-    await stopTask(socket);
     if (model.errors.length > 0) throw model.errors[0]!;
-    const measured = { idle: idle.slice(WARMUP_EDITS), busy: busy.slice(WARMUP_EDITS) };
     const summary = (samples: number[]) => `p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms`;
-    console.log(`board edit round trip (plan.edit over keel web's socket), idle, ${measured.idle.length} edits: ${summary(measured.idle)}`);
-    console.log(`  during ${label} (${scansDuring} meanwhile), ${measured.busy.length} edits: ${summary(measured.busy)}`);
-    const ratio = (q: number) => (percentile(measured.busy, q) / percentile(measured.idle, q)).toFixed(2);
+    console.log(`board edit round trip (plan.edit over keel web's socket, ${EDIT_GAP_MS} ms apart), ${ROUNDS} idle and ${ROUNDS} busy phases alternating`);
+    console.log(`  idle, ${idle.length} edits: ${summary(idle)}`);
+    console.log(`  during ${label} (${scansDuring} meanwhile), ${busy.length} edits: ${summary(busy)}`);
+    const ratio = (q: number) => (percentile(busy, q) / percentile(idle, q)).toFixed(2);
     console.log(`  ratio during scan / idle: p50 ${ratio(50)}×, p95 ${ratio(95)}× (goal ≤ 2×)`);
   } finally {
     socket.close();
@@ -214,6 +227,15 @@ async function benchBoardDuringScan(workspace: string, search: { pattern: string
     await model.close();
     home.remove();
   }
+}
+
+/** Until the stopped task has ended, so the next idle phase is idle. */
+async function waitUntilIdle(socket: KeelSocket): Promise<void> {
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const status = await socket.request('agent.status', {});
+    if (status.ok && !status.value.running) return;
+  }
+  throw new Error('the stopped task did not end within 30 s');
 }
 
 async function stopTask(socket: KeelSocket): Promise<void> {

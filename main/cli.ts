@@ -35,6 +35,9 @@ export async function main(argv: readonly string[], output: CliOutput = consoleO
       }
       case 'run': {
         const args = parseRunArgs(rest);
+        // The search workers start while the core loads (a second or more on a busy machine), so
+        // the model's first search finds them ready.
+        (await import('./tools/search/workerPool')).warmSearchWorkers();
         const [{ runTask }, { preferOwnPath }] = await Promise.all([import('./cli/runCommand'), import('./platform/loginEnvironment')]);
         preferOwnPath();
         return await runTask(args);

@@ -49,6 +49,7 @@ if (claimSingleInstance(app, () => window, openFolder, app.isPackaged)) {
       version: app.getVersion(),
       chooseFolder,
       tools: workspaceTools,
+      warmSearch: true,
       keyStore: await createSafeStorageKeyStore(dataDir),
       log: console.warn,
       sandboxLauncher: utilityHelperLauncher((modulePath, args, options) => utilityProcess.fork(modulePath, args, options)),

@@ -53,6 +53,7 @@ import type { ModelProfileView } from '../../common/modelCapabilities';
 import { hostOfNetworkRule, listedNetworkRules, sessionNetworkPolicy } from './sessionNetwork';
 import type { NetworkPolicy } from '../network/networkPolicy';
 import { listedNetworkHosts } from '../settings/networkSettings';
+import { warmSearchWorkers } from '../tools/search/workerPool';
 
 /** An event of the contract, narrowed by its channel. */
 export type CoreEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -292,6 +293,7 @@ export class KeelCore implements HandlerContext {
     } catch (error) {
       this.options.log?.(`warning: could not update the recent folders list: ${(error as Error).message}`);
     }
+    if (this.options.warmSearch) warmSearchWorkers();
     const info = workspaceInfo(session);
     this.emit('workspace.changed', info);
     this.emit('plan.changed', snapshot(session.plan));

@@ -26,6 +26,11 @@ export interface CoreOptions {
   trustProjectMcp?: boolean;
   /** How long an MCP server may take to start before it is shown as failed (30 s). */
   mcpStartTimeoutMs?: number;
+  /**
+   * Start the search workers when a workspace opens (the hosts do; tests need not): a worker's
+   * start was most of what made the first search of a session slower than the next ones.
+   */
+  warmSearch?: boolean;
   log?: (message: string) => void;
   /** How the network policy resolves names; the system's by default (tests map names to their local servers). */
   resolveHost?: Resolver;

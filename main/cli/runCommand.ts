@@ -27,6 +27,7 @@ export async function runTask(args: RunArgs): Promise<number> {
     version: __KEEL_VERSION__,
     tools: workspaceTools,
     headless: true,
+    warmSearch: true,
     trustProjectMcp: args.trustProjectMcp,
     log: (m) => console.error(stripControls(m)),
   });

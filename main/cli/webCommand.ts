@@ -6,7 +6,14 @@ import { DEFAULT_WEB_PORT, type WebArgs } from './webArgs';
 
 /** `rendererDir` is the built renderer, found by the entry script next to itself. */
 export async function runWeb(args: WebArgs, rendererDir: string): Promise<number> {
-  const core = new KeelCore({ dataDir: defaultDataDir(), host: 'web', version: __KEEL_VERSION__, tools: workspaceTools, log: (m) => console.error(m) });
+  const core = new KeelCore({
+    dataDir: defaultDataDir(),
+    host: 'web',
+    version: __KEEL_VERSION__,
+    tools: workspaceTools,
+    warmSearch: true,
+    log: (m) => console.error(m),
+  });
   try {
     await core.init();
   } catch (error) {

@@ -1,4 +1,7 @@
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
+import { lazyPackage } from './lazyPackage';
+
+const iconv = lazyPackage<typeof Iconv>('iconv-lite');
 
 /**
  * Short CJK files defeat statistical detection: chardet ranks the 10 bytes of GBK `你好，世界`
@@ -47,8 +50,8 @@ function upToLastNewline(bytes: Buffer): Buffer {
 }
 
 function score(bytes: Buffer, name: CjkCandidate['name']): CjkCandidate | null {
-  const text = iconv.decode(bytes, name, { stripBOM: false });
-  if (text.includes('\ufffd') || !iconv.encode(text, name).equals(bytes)) return null;
+  const text = iconv().decode(bytes, name, { stripBOM: false });
+  if (text.includes('\ufffd') || !iconv().encode(text, name).equals(bytes)) return null;
   // The bytes are valid: walk their characters by the encoding's own lead-byte rules.
   let multiByte = 0;
   let everyday = 0;

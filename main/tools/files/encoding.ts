@@ -1,7 +1,12 @@
 import { isUtf8 } from 'node:buffer';
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import type * as Chardet from 'chardet';
+import type Iconv from 'iconv-lite';
 import { cjkCandidates } from './cjkEncoding';
+import { lazyPackage } from './lazyPackage';
+
+// Loaded on first use: a search worker needs them only for a file that is not UTF-8.
+const chardet = lazyPackage<typeof Chardet>('chardet');
+const iconv = lazyPackage<typeof Iconv>('iconv-lite');
 
 /** How a text file's bytes map to characters, so a read can decode it and a write can keep it. */
 export interface TextEncoding {
@@ -67,7 +72,7 @@ export function sniff(bytes: Buffer, complete: boolean): Sniffed {
  * encoding chardet ranks highest among those iconv-lite can both decode and encode.
  */
 function legacyEncoding(sample: Buffer, complete: boolean): TextEncoding {
-  const matches = chardet.analyse(sample);
+  const matches = chardet().analyse(sample);
   const confidence = (name: string) => matches.find((m) => m.name === name)?.confidence ?? 0;
   const cjk = cjkCandidates(sample, complete, confidence)[0];
   if (cjk) return { name: cjk.name, bom: false, label: cjk.name, byteLines: true };
@@ -77,7 +82,7 @@ function legacyEncoding(sample: Buffer, complete: boolean): TextEncoding {
     if (/^(UTF|ASCII|ISO-2022|ISO_2022|mbcs|sbcs)/i.test(name)) continue;
     // Files labelled Latin-1 are almost always Windows-1252 (browsers decode them so too): it adds € “ ” – and friends.
     const iconvName = name === 'ISO-8859-1' ? 'windows-1252' : name;
-    if (iconv.encodingExists(iconvName)) {
+    if (iconv().encodingExists(iconvName)) {
       return { name: iconvName, bom: false, label: iconvName === 'windows-1252' ? 'Windows-1252' : name, byteLines: true };
     }
   }
@@ -110,7 +115,7 @@ export function namedEncoding(name: string, start: Buffer): TextEncoding | null 
     .trim()
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
-  if (key === '' || !iconv.encodingExists(name.trim())) return null;
+  if (key === '' || !iconv().encodingExists(name.trim())) return null;
   const boms: Record<string, number[]> = { utf8: [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] };
   const canonical = key in boms ? key : name.trim();
   const bom = boms[key]?.every((byte, i) => start[i] === byte) ?? false;
@@ -127,7 +132,7 @@ export function bomLength(encoding: TextEncoding): number {
 /** Decodes bytes that do not include the BOM. */
 export function decode(bytes: Buffer, encoding: TextEncoding): string {
   if (encoding.name === 'utf8' || encoding.name === 'utf16le') return bytes.toString(encoding.name);
-  return iconv.decode(bytes, encoding.name, { stripBOM: false });
+  return iconv().decode(bytes, encoding.name, { stripBOM: false });
 }
 
 export interface Unrepresentable {
@@ -145,11 +150,11 @@ export function encode(text: string, encoding: TextEncoding): Encoded {
     case 'utf16le':
       return { ok: true, bytes: withBom(Buffer.from(text, 'utf16le'), encoding.bom ? [0xff, 0xfe] : []) };
     case 'utf16be':
-      return { ok: true, bytes: withBom(iconv.encode(text, 'utf16be'), encoding.bom ? [0xfe, 0xff] : []) };
+      return { ok: true, bytes: withBom(iconv().encode(text, 'utf16be'), encoding.bom ? [0xfe, 0xff] : []) };
   }
-  const bytes = iconv.encode(text, encoding.name);
+  const bytes = iconv().encode(text, encoding.name);
   // iconv-lite silently writes '?' for what it cannot encode; a round trip is the only way to tell.
-  if (iconv.decode(bytes, encoding.name, { stripBOM: false }) === text) return { ok: true, bytes };
+  if (iconv().decode(bytes, encoding.name, { stripBOM: false }) === text) return { ok: true, bytes };
   return { ok: false, unrepresentable: findUnrepresentable(text, encoding.name) };
 }
 
@@ -165,7 +170,7 @@ function findUnrepresentable(text: string, name: string, limit = 5): Unrepresent
   for (const char of text) {
     if (char === '\n') line++;
     if (char.charCodeAt(0) < 0x80 || verdicts.has(char)) continue;
-    const fits = iconv.decode(iconv.encode(char, name), name, { stripBOM: false }) === char;
+    const fits = iconv().decode(iconv().encode(char, name), name, { stripBOM: false }) === char;
     verdicts.set(char, fits);
     if (!fits) {
       found.push({ char, line });

@@ -1,4 +1,8 @@
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
+import { lazyPackage } from './lazyPackage';
+
+/** Loaded by the first glob: a search worker without one never pays for it. */
+const picomatch = lazyPackage<typeof Picomatch>('picomatch');
 
 export type GlobMatcher = (relativePath: string) => boolean;
 
@@ -11,7 +15,7 @@ export function globMatcher(pattern: string): GlobMatcher | { error: string } {
   if (cleaned === '') return { error: 'The glob pattern is empty. Use for example "**/*.ts", "*.md" or "src/**".' };
   try {
     // picomatch's basename option would also apply to patterns with a slash; only slash-less ones get it.
-    return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
+    return picomatch()(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
     return {
       error: `The glob pattern "${pattern}" is not valid (${error instanceof Error ? error.message : String(error)}). Use for example "**/*.ts", "*.md" or "src/**".`,

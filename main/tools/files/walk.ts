@@ -35,7 +35,10 @@ export function* walkFilesSync(root: string, start: string, result: WalkResult =
   if (result.startIgnored) layers = [];
   const prefixLength = startRelative === '' ? 0 : startRelative.length + 1;
 
-  function* walkFolder(folder: string, relative: string, inherited: readonly IgnoreLayer[]): Generator<WalkedFile> {
+  // One generator with a stack of open folders: a file yielded from a nested generator passed
+  // through a frame per level (yield*), a cost paid on every file of a search's walk.
+  const stack: Folder[] = [];
+  const enter = (folder: string, relative: string, inherited: readonly IgnoreLayer[]): void => {
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
@@ -44,21 +47,38 @@ export function* walkFilesSync(root: string, start: string, result: WalkResult =
     }
     // Only a folder that lists a .gitignore is asked for one: most have none.
     const own = entries.some((entry) => entry.name === '.gitignore') ? loadIgnoreFileSync(path.join(folder, '.gitignore'), relative) : null;
-    const active = own ? [...inherited, own] : inherited;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (ALWAYS_SKIPPED.has(entry.name)) continue;
-      // folder is a real path, so joining needs no normalising: the cost of path.join on every entry is not paid.
-      const absolute = folder.endsWith(path.sep) ? folder + entry.name : folder + path.sep + entry.name;
-      const entryRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      const kind = kindOfSync(entry, absolute, root);
-      if (kind === 'other' || (active.length > 0 && isIgnored(active, entryRelative, kind === 'folder'))) continue;
-      if (kind === 'folder') yield* walkFolder(absolute, entryRelative, active);
-      else yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
-    }
-  }
+    // folder is a real path, so joining needs no normalising: the cost of path.join on every entry is not paid.
+    const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+    stack.push({ prefix, relative, active: own ? [...inherited, own] : inherited, entries, next: 0 });
+  };
 
-  yield* walkFolder(start, startRelative, layers);
+  enter(start, startRelative, layers);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as Folder;
+    if (top.next === top.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = top.entries[top.next++] as Dirent;
+    if (ALWAYS_SKIPPED.has(entry.name)) continue;
+    const absolute = top.prefix + entry.name;
+    const entryRelative = top.relative === '' ? entry.name : `${top.relative}/${entry.name}`;
+    const kind = kindOfSync(entry, absolute, root);
+    if (kind === 'other' || (top.active.length > 0 && isIgnored(top.active, entryRelative, kind === 'folder'))) continue;
+    if (kind === 'folder') enter(absolute, entryRelative, top.active);
+    else yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
+  }
+}
+
+/** A folder being walked: its entries in name order and the next one to look at. */
+interface Folder {
+  /** The folder's real path with a separator at its end. */
+  prefix: string;
+  relative: string;
+  active: readonly IgnoreLayer[];
+  entries: Dirent[];
+  next: number;
 }
 
 function kindOfSync(entry: Dirent, absolute: string, root: string): 'file' | 'folder' | 'other' {

@@ -76,7 +76,7 @@ export async function runJob(
 
     workers.forEach((worker, shard) => {
       const onMessage = (message: WorkerMessage) => {
-        if (message.id !== id) return;
+        if (message.type === 'ready' || message.id !== id) return;
         if (message.type === 'failed') {
           finishWorker();
           settle({ error: Object.assign(new Error(message.message), message.code ? { code: message.code } : {}) });

@@ -1,4 +1,6 @@
-import { RE2JS } from 're2js';
+import type * as Re2 from 're2js';
+import type { RE2JS } from 're2js';
+import { lazyPackage } from '../files/lazyPackage';
 import { compileSearchRegex, SHOWN_LINE_CHARS } from './regex';
 
 export interface LineMatch {
@@ -13,6 +15,9 @@ export interface LineMatcher {
   /** The first match; for a line short enough to be shown whole, index and length may be 0. */
   find(line: string): LineMatch | null;
 }
+
+/** Loaded by the first pattern with repetition: a literal search never pays for it. */
+const re2js = lazyPackage<typeof Re2>('re2js');
 
 /** JavaScript's \s, written out: RE2's \s is ASCII only. */
 const JS_SPACE = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
@@ -56,8 +61,9 @@ export function makeLineMatcher(pattern: string, ignoreCase: boolean): LineMatch
 function compileLinear(pattern: string, ignoreCase: boolean, unicode: boolean): RE2JS | null {
   const rewritten = toRe2Syntax(pattern, unicode);
   if (rewritten === null) return null;
+  const { RE2JS: engine } = re2js();
   try {
-    return RE2JS.compile(RE2JS.translateRegExp(rewritten), RE2JS.LOOKBEHINDS | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+    return engine.compile(engine.translateRegExp(rewritten), engine.LOOKBEHINDS | (ignoreCase ? engine.CASE_INSENSITIVE : 0));
   } catch {
     // Look-ahead, back-references, a repeat count over 1000: not RE2's.
     return null;

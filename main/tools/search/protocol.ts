@@ -77,6 +77,8 @@ export interface WireNote {
 }
 
 export type WorkerMessage =
+  /** Posted once when the worker's code has loaded, before any job. */
+  | { type: 'ready' }
   | {
       type: 'progress';
       id: number;

@@ -57,6 +57,8 @@ port.on('message', (job: Job) => {
   });
 });
 
+post({ type: 'ready' });
+
 function globFor(glob: string | undefined): GlobMatcher | undefined {
   if (glob === undefined) return undefined;
   const matcher = globMatcher(glob);

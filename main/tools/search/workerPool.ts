@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { WorkerMessage } from './protocol';
 import { locateWorkerFile, type WorkerFile } from './workerFile';
 
 /** A worker kept after a search, for the next one (starting one costs tens of ms); dropped after this long unused. */
@@ -14,10 +15,18 @@ const idle = new Set<Worker>();
 const finishing = new Set<Worker>();
 let onFinished: (() => void)[] = [];
 const timers = new WeakMap<Worker, NodeJS.Timeout>();
+/** Workers whose code has loaded (they said `ready`): a job's walking shard goes to one of these first. */
+const loaded = new WeakSet<Worker>();
 
 function spawn(): Worker {
   file ??= locateWorkerFile();
   const worker = new Worker(file.url, { execArgv: file.execArgv });
+  const onReady = (message: WorkerMessage) => {
+    if (message.type !== 'ready') return;
+    loaded.add(worker);
+    worker.off('message', onReady);
+  };
+  worker.on('message', onReady);
   // A worker that dies on its own (out of memory) must not take the process with it.
   worker.on('error', () => idle.delete(worker));
   worker.on('exit', () => idle.delete(worker));
@@ -68,10 +77,14 @@ export async function workersFreed(count: number, waitMs: number): Promise<void>
   }
 }
 
-/** `count` workers for one job: idle ones first, new ones for the rest. */
+/**
+ * `count` workers for one job: idle ones first, new ones for the rest, those whose code has loaded
+ * before those still starting (the first, the walking shard, holds up the whole job until it runs).
+ */
 export function takeWorkers(count: number): Worker[] {
   const taken: Worker[] = [];
-  for (const worker of idle) {
+  const ordered = [...idle].sort((a, b) => Number(loaded.has(b)) - Number(loaded.has(a)));
+  for (const worker of ordered) {
     if (taken.length === count) break;
     idle.delete(worker);
     clearTimeout(timers.get(worker));
