@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
 import { noopTool, startAgentHarness, TEST_API_KEY } from '../test/support/agentHarness';
-import { reply, startScriptedAnthropic, text, toolUse, type StaticStep, type Step } from '../test/support/scriptedAnthropic';
+import { startScriptedAnthropic, type Step } from '../test/support/scriptedAnthropic';
+import { plainLoop, thinkingLoop, type LoopVariant } from './agentLoopScripts';
 import { sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
@@ -24,16 +25,25 @@ const GOAL_RATIO = 1.2;
  * Prints figures only.
  */
 export async function benchAgentLoop(): Promise<void> {
-  heading(`Agent loop: overhead per round (${ROUNDS}-round task, scripted server, no model delay)`);
-  const baselineServer = await startScriptedAnthropic({ apiKey: TEST_API_KEY });
+  // Issue 21: the same loop again with signed thinking blocks in every assistant turn, the
+  // history a thinking model leaves; both ratios printed, each against its own same-run baseline.
+  const ratios: [string, number][] = [];
+  for (const variant of [plainLoop, thinkingLoop]) ratios.push([variant.title, await benchVariant(variant)]);
+  console.log(`\nmean per-round ratio Keel/baseline: ${ratios.map(([title, r]) => `${title} ${r.toFixed(2)}×`).join('; ')} (goal ≤ ${GOAL_RATIO}× each)`);
+}
+
+/** One variant: a warm-up, then TRIALS trials of Keel and the bare SDK; returns the mean per-round ratio. */
+async function benchVariant(variant: LoopVariant): Promise<number> {
+  heading(`Agent loop, ${variant.title}: overhead per round (${ROUNDS}-round task, scripted server, no model delay)`);
+  const baselineServer = await startScriptedAnthropic({ ...variant.server, apiKey: TEST_API_KEY });
   try {
     // Warm up both paths (JIT, sockets), and capture the request bodies the baseline replays.
     if (WARMUP_ROUNDS > 0) {
-      const warm = await agentTask(WARMUP_ROUNDS);
-      await baselineReplay(baselineServer, warm.bodies);
+      const warm = await agentTask(variant, WARMUP_ROUNDS);
+      await baselineReplay(variant, baselineServer, warm.bodies);
     }
-    const captured = await agentTask(ROUNDS);
-    await baselineReplay(baselineServer, captured.bodies);
+    const captured = await agentTask(variant, ROUNDS);
+    await baselineReplay(variant, baselineServer, captured.bodies);
 
     const agent: number[] = [];
     const bare: number[] = [];
@@ -48,7 +58,7 @@ export async function benchAgentLoop(): Promise<void> {
     // Alternate the order, so neither side always runs on a warmer (or more fragmented) process.
     for (let trial = 0; trial < TRIALS; trial++) {
       const runAgent = async () => {
-        const run = await agentTask(ROUNDS);
+        const run = await agentTask(variant, ROUNDS);
         agent.push(...run.rounds);
         run.rounds.forEach((ms, i) => agentByRound[i]!.push(ms));
         agentTotals.push(run.totalMs);
@@ -56,7 +66,7 @@ export async function benchAgentLoop(): Promise<void> {
         sandboxWaits.push(run.sandboxMs);
       };
       const runBare = async () => {
-        const run = await baselineReplay(baselineServer, captured.bodies);
+        const run = await baselineReplay(variant, baselineServer, captured.bodies);
         bare.push(...run.rounds);
         run.rounds.forEach((ms, i) => bareByRound[i]!.push(ms));
         bareTotals.push(run.totalMs);
@@ -101,6 +111,7 @@ export async function benchAgentLoop(): Promise<void> {
         `rounds ${ROUNDS - quarter + 1}-${ROUNDS} Keel ${formatMs(percentile(slice(agentByRound, ROUNDS - quarter), 50))} vs baseline ${formatMs(percentile(slice(bareByRound, ROUNDS - quarter), 50))}`,
     );
     console.log(`whole-task ratio per trial: ${trialRatios.map((r) => `${r.toFixed(2)}×`).join(', ')} (spread = noise on this machine)`);
+    return ratio;
   } finally {
     await baselineServer.close();
   }
@@ -112,26 +123,11 @@ interface Timed {
   totalMs: number;
 }
 
-/** The scripted model's reply in round `index` (0-based) of `rounds`. */
-function scriptedReply(index: number, rounds: number): StaticStep {
-  if (index === 0) {
-    return reply(
-      text('I will plan this, then run the noop tool until it is done.'),
-      toolUse('todo', { items: [{ content: 'Call the noop tool round after round', status: 'in_progress', activeForm: 'calling noop' }] }),
-    );
-  }
-  if (index === rounds - 2) {
-    return reply(text('That was the last one.'), toolUse('todo', { items: [{ content: 'Call the noop tool round after round', status: 'completed' }] }));
-  }
-  if (index === rounds - 1) return reply(text('Done: the noop tool ran every round and the plan is complete.'));
-  return reply(text(`Round ${index + 1}: calling noop again.`), toolUse('noop', {}));
-}
-
 /** Step functions that note when the server received each request, then answer it. */
-function timedScript(rounds: number, marks: number[]): Step[] {
+function timedScript(variant: LoopVariant, rounds: number, marks: number[]): Step[] {
   return Array.from({ length: rounds }, (_, index) => () => {
     marks.push(performance.now());
-    return scriptedReply(index, rounds);
+    return variant.reply(index, rounds);
   });
 }
 
@@ -139,9 +135,13 @@ function intervals(marks: readonly number[], end: number): number[] {
   return marks.map((mark, i) => (marks[i + 1] ?? end) - mark);
 }
 
-async function agentTask(rounds: number): Promise<Timed & { bodies: MessageCreateParams[]; firstRequestMs: number; sandboxMs: number }> {
+async function agentTask(variant: LoopVariant, rounds: number): Promise<Timed & { bodies: MessageCreateParams[]; firstRequestMs: number; sandboxMs: number }> {
   const marks: number[] = [];
-  const harness = await startAgentHarness(timedScript(rounds, marks), { tools: [noopTool] });
+  const harness = await startAgentHarness(timedScript(variant, rounds, marks), {
+    tools: [noopTool],
+    server: variant.server,
+    ...(variant.settings ? { settings: variant.settings } : {}),
+  });
   try {
     const agent = harness.core.currentAgent;
     if (!agent) throw new Error('the harness opened no agent');
@@ -157,6 +157,7 @@ async function agentTask(rounds: number): Promise<Timed & { bodies: MessageCreat
     if (result.outcome !== 'done') throw new Error(`agent task ended ${result.outcome}: ${result.message ?? ''}`);
     if (harness.server.errors.length > 0) throw harness.server.errors[0]!;
     if (marks.length !== rounds || harness.server.remaining !== 0) throw new Error(`agent made ${marks.length} requests, expected ${rounds}`);
+    for (const request of harness.server.requests) variant.checkRequest?.(request.body);
     return {
       rounds: intervals(marks, end),
       totalMs: end - start,
@@ -169,9 +170,13 @@ async function agentTask(rounds: number): Promise<Timed & { bodies: MessageCreat
   }
 }
 
-async function baselineReplay(server: Awaited<ReturnType<typeof startScriptedAnthropic>>, bodies: readonly MessageCreateParams[]): Promise<Timed> {
+async function baselineReplay(
+  variant: LoopVariant,
+  server: Awaited<ReturnType<typeof startScriptedAnthropic>>,
+  bodies: readonly MessageCreateParams[],
+): Promise<Timed> {
   const marks: number[] = [];
-  server.push(...timedScript(bodies.length, marks));
+  server.push(...timedScript(variant, bodies.length, marks));
   const client = new Anthropic({ apiKey: TEST_API_KEY, baseURL: server.baseURL, maxRetries: 4 });
   const start = performance.now();
   for (const body of bodies) {
