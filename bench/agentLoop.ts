@@ -27,13 +27,16 @@ const GOAL_RATIO = 1.2;
 export async function benchAgentLoop(): Promise<void> {
   // Issue 21: the same loop again with signed thinking blocks in every assistant turn, the
   // history a thinking model leaves; both ratios printed, each against its own same-run baseline.
-  const ratios: [string, number][] = [];
-  for (const variant of [plainLoop, thinkingLoop]) ratios.push([variant.title, await benchVariant(variant)]);
-  console.log(`\nmean per-round ratio Keel/baseline: ${ratios.map(([title, r]) => `${title} ${r.toFixed(2)}×`).join('; ')} (goal ≤ ${GOAL_RATIO}× each)`);
+  const ratios: string[] = [];
+  for (const variant of [plainLoop, thinkingLoop]) {
+    const { wall, cpu } = await benchVariant(variant);
+    ratios.push(`${variant.title} ${wall.toFixed(2)}× (CPU ${cpu.toFixed(2)}×)`);
+  }
+  console.log(`\nmean per-round ratio Keel/baseline: ${ratios.join('; ')} (goal ≤ ${GOAL_RATIO}× each)`);
 }
 
-/** One variant: a warm-up, then TRIALS trials of Keel and the bare SDK; returns the mean per-round ratio. */
-async function benchVariant(variant: LoopVariant): Promise<number> {
+/** One variant: a warm-up, then TRIALS trials of Keel and the bare SDK; returns the mean per-round ratios. */
+async function benchVariant(variant: LoopVariant): Promise<{ wall: number; cpu: number }> {
   heading(`Agent loop, ${variant.title}: overhead per round (${ROUNDS}-round task, scripted server, no model delay)`);
   const baselineServer = await startScriptedAnthropic({ ...variant.server, apiKey: TEST_API_KEY });
   try {
@@ -52,6 +55,10 @@ async function benchVariant(variant: LoopVariant): Promise<number> {
     const bareByRound: number[][] = Array.from({ length: ROUNDS }, () => []);
     const agentTotals: number[] = [];
     const bareTotals: number[] = [];
+    // CPU time of this process per round (server, SDK and Keel; not the sandbox helper): less
+    // swayed than wall time by the other engineers' load on the same two cores.
+    const agentCpu: number[] = [];
+    const bareCpu: number[] = [];
     const firstRequest: number[] = [];
     const sandboxWaits: number[] = [];
     const trialRatios: number[] = [];
@@ -62,6 +69,7 @@ async function benchVariant(variant: LoopVariant): Promise<number> {
         agent.push(...run.rounds);
         run.rounds.forEach((ms, i) => agentByRound[i]!.push(ms));
         agentTotals.push(run.totalMs);
+        agentCpu.push(run.cpuMs / ROUNDS);
         firstRequest.push(run.firstRequestMs);
         sandboxWaits.push(run.sandboxMs);
       };
@@ -70,6 +78,7 @@ async function benchVariant(variant: LoopVariant): Promise<number> {
         bare.push(...run.rounds);
         run.rounds.forEach((ms, i) => bareByRound[i]!.push(ms));
         bareTotals.push(run.totalMs);
+        bareCpu.push(run.cpuMs / ROUNDS);
       };
       if (trial % 2 === 0) {
         await runBare();
@@ -104,6 +113,10 @@ async function benchVariant(variant: LoopVariant): Promise<number> {
         `p95 ${(percentile(agent, 95) / percentile(bare, 95)).toFixed(2)}× (goal ≤ ${GOAL_RATIO}×); ` +
         `Keel's own work ≈ ${formatMs(mean(agent) - mean(bare))} a round (p50 difference ${formatMs(percentile(agent, 50) - percentile(bare, 50))})`,
     );
+    console.log(
+      `CPU per round (this process, server included): Keel ${formatMs(mean(agentCpu))}, baseline ${formatMs(mean(bareCpu))}, ` +
+        `ratio ${(mean(agentCpu) / mean(bareCpu)).toFixed(2)}×`,
+    );
     const quarter = Math.floor(ROUNDS / 4);
     const slice = (byRound: number[][], from: number) => byRound.slice(from, from + quarter).flat();
     console.log(
@@ -111,7 +124,7 @@ async function benchVariant(variant: LoopVariant): Promise<number> {
         `rounds ${ROUNDS - quarter + 1}-${ROUNDS} Keel ${formatMs(percentile(slice(agentByRound, ROUNDS - quarter), 50))} vs baseline ${formatMs(percentile(slice(bareByRound, ROUNDS - quarter), 50))}`,
     );
     console.log(`whole-task ratio per trial: ${trialRatios.map((r) => `${r.toFixed(2)}×`).join(', ')} (spread = noise on this machine)`);
-    return ratio;
+    return { wall: ratio, cpu: mean(agentCpu) / mean(bareCpu) };
   } finally {
     await baselineServer.close();
   }
@@ -121,6 +134,8 @@ interface Timed {
   /** Per round: from the server receiving its request to receiving the next one (or the end). */
   rounds: number[];
   totalMs: number;
+  /** User + system CPU time of this process over the task. */
+  cpuMs: number;
 }
 
 /** Step functions that note when the server received each request, then answer it. */
@@ -152,8 +167,10 @@ async function agentTask(variant: LoopVariant, rounds: number): Promise<Timed & 
     await harness.core.currentSandbox?.start();
     const sandboxMs = performance.now() - opening;
     const start = performance.now();
+    const cpu = process.cpuUsage();
     const result = await agent.runTask('Call the noop tool round after round, with a plan.');
     const end = performance.now();
+    const cpuMs = cpuMsSince(cpu);
     if (result.outcome !== 'done') throw new Error(`agent task ended ${result.outcome}: ${result.message ?? ''}`);
     if (harness.server.errors.length > 0) throw harness.server.errors[0]!;
     if (marks.length !== rounds || harness.server.remaining !== 0) throw new Error(`agent made ${marks.length} requests, expected ${rounds}`);
@@ -161,6 +178,7 @@ async function agentTask(variant: LoopVariant, rounds: number): Promise<Timed & 
     return {
       rounds: intervals(marks, end),
       totalMs: end - start,
+      cpuMs,
       firstRequestMs: marks[0]! - start,
       sandboxMs,
       bodies: harness.server.requests.map((r) => r.body),
@@ -179,16 +197,23 @@ async function baselineReplay(
   server.push(...timedScript(variant, bodies.length, marks));
   const client = new Anthropic({ apiKey: TEST_API_KEY, baseURL: server.baseURL, maxRetries: 4 });
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (const body of bodies) {
     const { stream: _stream, ...params } = body;
     await client.messages.stream(params).finalMessage();
   }
   const end = performance.now();
+  const cpuMs = cpuMsSince(cpu);
   if (server.errors.length > 0) throw server.errors[0]!;
   if (marks.length !== bodies.length || server.remaining !== 0) throw new Error(`baseline made ${marks.length} requests, expected ${bodies.length}`);
-  return { rounds: intervals(marks, end), totalMs: end - start };
+  return { rounds: intervals(marks, end), totalMs: end - start, cpuMs };
 }
 
 function mean(samples: readonly number[]): number {
   return samples.reduce((a, b) => a + b, 0) / samples.length;
+}
+
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
