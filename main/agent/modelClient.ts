@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsStreaming, ServerToolUseBlock, WebSearchToolResultBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelErrorCode } from '../../common/errorCodes';
+import { citedPages, type WebSearchHit } from '../../common/webSearch';
 import type { ModelSettings } from '../settings/modelSettings';
 import { withDeprecationWarningsOnce } from './sdkWarnings';
 
@@ -30,6 +31,8 @@ export interface RoundCallbacks {
   onThinking?(delta: string, redacted?: boolean): void;
   /** A block the API's own tools made (a web search and its results), once it has streamed whole. */
   onServerBlock?(block: ServerBlock): void;
+  /** A text block that cites web pages (the API's web search) has streamed whole: those pages. */
+  onCitations?(sources: WebSearchHit[]): void;
   /** A cut stream is being tried again: text streamed so far for this round is void. */
   onRetry(attempt: number, reason: string): void;
 }
@@ -74,6 +77,13 @@ export async function streamRound(
           'contentBlock',
           (block) => ((block.type === 'server_tool_use' && block.name === 'web_search') || block.type === 'web_search_tool_result') && onServerBlock(block),
         );
+      }
+      if (callbacks.onCitations) {
+        const onCitations = callbacks.onCitations;
+        stream.on('contentBlock', (block) => {
+          const pages = block.type === 'text' ? citedPages(block) : [];
+          if (pages.length > 0) onCitations(pages);
+        });
       }
       return await stream.finalMessage();
     } catch (error) {

@@ -62,6 +62,7 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
             if (event.type === 'web_search') searches.push(event.id);
             request.emit(event);
           },
+          onCitations: (sources) => request.emit({ type: 'citations', sources }),
           onRetry: (attempt, reason) => {
             request.emit({ type: 'stream_retry', attempt, reason, ...(searches.length > 0 ? { webSearches: searches } : {}) });
             searches = [];
