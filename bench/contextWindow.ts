@@ -7,7 +7,7 @@ import { estimateTokens } from '../common/contextWindow';
 import { chooseResultsToClear, KEEP_RECENT_ROUNDS } from '../main/agent/compaction/clearResults';
 import { applyCompactionRecord } from '../main/agent/compaction/compactionRecord';
 import { makeRoom } from '../main/agent/compaction/compactor';
-import { normalizeHistory, withHistoryCacheBreakpoint } from '../main/agent/history';
+import { requestHistory } from '../main/agent/history';
 import type { ChatMessage } from '../main/agent/messageTypes';
 import { WorkspaceSession } from '../main/session/workspaceSession';
 import { noopTool, startAgentHarness, TEST_API_KEY } from '../test/support/agentHarness';
@@ -32,7 +32,7 @@ export async function benchContextWindow(): Promise<void> {
     const history = syntheticHistory(count / 2, 400);
     const samples = timeRepeated(
       () => {
-        const messages = withHistoryCacheBreakpoint(normalizeHistory(history));
+        const messages = requestHistory(history);
         return messages.length;
       },
       sized(count >= 1_000 ? 200 : 5_000, count >= 1_000 ? 20 : 500),

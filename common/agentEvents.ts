@@ -42,6 +42,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   /** The API searched the web on its side (a server tool): the query, then its results or error code. */
   z.object({ type: z.literal('web_search'), id: z.string(), query: z.string() }),
   z.object({ type: z.literal('web_search_results'), id: z.string(), results: z.array(WebSearchHitSchema), errorCode: z.string().optional() }),
+  /** The text block just streamed cites these pages (of the API's web search): the sources under the answer. */
+  z.object({ type: z.literal('citations'), sources: z.array(WebSearchHitSchema) }),
   /** `skipped`: characters of output before `chunk` that were not sent live (a flood); the result has head and tail. */
   z.object({ type: z.literal('tool_output'), id: z.string(), chunk: z.string(), skipped: z.number().int().nonnegative().optional() }),
   z.object({

@@ -40,7 +40,14 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     /** Workspace paths the person @-mentioned, whose contents went to the model with the message. */
     mentions: z.array(z.string()).optional(),
   }),
-  z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean().optional() }),
+  /** `sources`: the web pages the answer cites, numbered in order (from the API's web search; never loaded). */
+  z.object({
+    kind: z.literal('assistant'),
+    id: z.string(),
+    text: z.string(),
+    streaming: z.boolean().optional(),
+    sources: z.array(WebSearchHitSchema).optional(),
+  }),
   /** The model's thinking before its answer; `redacted`: reasoning the model hid, shown as such. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), redacted: z.boolean().optional(), streaming: z.boolean().optional() }),
   ToolItemSchema,

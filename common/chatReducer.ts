@@ -1,5 +1,6 @@
 import type { AgentEvent } from './agentEvents';
 import type { ChatImage, ChatItem } from './chat';
+import { addSources } from './webSearch';
 
 const MAX_LIVE_OUTPUT = 64 * 1024;
 
@@ -50,6 +51,13 @@ export function applyAgentEvent(items: readonly ChatItem[], event: AgentEvent, n
         if (found?.kind !== 'web_search') return body;
         const done: ChatItem = { ...found, results: event.results, ...(event.errorCode ? { errorCode: event.errorCode } : {}) };
         return [...body.slice(0, at), done, ...body.slice(at + 1)];
+      });
+    case 'citations':
+      // The cited block has just streamed: its text ends the answer being written.
+      return aboveQueued(items, (body) => {
+        const last = body.at(-1);
+        if (last?.kind !== 'assistant' || event.sources.length === 0) return body;
+        return [...body.slice(0, -1), { ...last, sources: addSources(last.sources ?? [], event.sources) }];
       });
     case 'tool_output':
       return updateTool(items, event.id, (tool) => ({ ...tool, output: ((tool.output ?? '') + event.chunk).slice(-MAX_LIVE_OUTPUT) }));
@@ -128,7 +136,8 @@ function isQueued(item: ChatItem): boolean {
 function endStreaming(items: readonly ChatItem[]): ChatItem[] {
   const last = items.at(-1);
   if (last?.kind === 'assistant' && last.streaming) {
-    return last.text.trim() === '' ? items.slice(0, -1) : [...items.slice(0, -1), { kind: 'assistant', id: last.id, text: last.text }];
+    const { streaming: _streaming, ...done } = last;
+    return last.text.trim() === '' ? items.slice(0, -1) : [...items.slice(0, -1), done];
   }
   if (last?.kind === 'thinking' && last.streaming) {
     const { streaming: _streaming, ...done } = last;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApprovalModeSchema } from './approvals';
 import { CompactAtSchema, ContextWindowSchema } from './contextWindow';
-import { WebSearchSettingSchema } from './modelCapabilities';
+import { EffortSchema, ThinkingSettingSchema, WebSearchSettingSchema } from './modelCapabilities';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export const LanguageSchema = z.enum(['system', 'en', 'zh-CN']);
@@ -26,6 +26,8 @@ export const SOURCED_SETTINGS = [
   'compactAt',
   'networkAllow',
   'webSearch',
+  'thinking',
+  'effort',
 ] as const;
 export type SourcedSetting = (typeof SOURCED_SETTINGS)[number];
 
@@ -61,6 +63,10 @@ export const SettingsViewSchema = z.object({
   networkAllowFromEnvironment: z.array(z.string()),
   /** The API's own web search: auto, on or off (KEEL_WEB_SEARCH overrides the file). */
   webSearch: WebSearchSettingSchema,
+  /** Whether the model is asked to think: auto, on or off (KEEL_THINKING overrides the file). */
+  thinking: ThinkingSettingSchema,
+  /** The effort asked for where the model lists levels (KEEL_EFFORT overrides the file); null: not set, the default applies. */
+  effort: EffortSchema.nullable(),
   /** Settings the environment overrides (ANTHROPIC_API_KEY, …): editing them here has no effect. */
   environmentOverrides: z.array(z.string()),
   /** Helpers (common/helpers.ts): how many run at once, and after how many quiet seconds one is stopped as stalled. */
@@ -91,6 +97,9 @@ export const SettingsUpdateSchema = z
     /** Replaces the file's `network.allow`: host names or addresses. */
     networkAllow: z.array(z.string().trim().min(1).max(300)).max(1000),
     webSearch: WebSearchSettingSchema,
+    thinking: ThinkingSettingSchema,
+    /** null goes back to the default. */
+    effort: EffortSchema.nullable(),
     /** Either value alone; the other stays. */
     helpers: z
       .object({ max: z.number().int().min(1).max(20), stallSeconds: z.number().int().min(1).max(86_400) })

@@ -40,3 +40,33 @@ export function hostOf(url: string): string {
     return '';
   }
 }
+
+const CitationBlock = z.looseObject({ type: z.literal('web_search_result_location'), url: z.string(), title: z.string().nullish() });
+
+/**
+ * The web pages a text block of the answer cites (its `web_search_result_location` citations), in
+ * order, each page once. Other kinds of citation (documents the person sent) name no page.
+ */
+export function citedPages(block: unknown): WebSearchHit[] {
+  const citations = typeof block === 'object' && block !== null ? (block as { citations?: unknown }).citations : undefined;
+  if (!Array.isArray(citations)) return [];
+  return addSources(
+    [],
+    citations.flatMap((entry) => {
+      const cite = CitationBlock.safeParse(entry);
+      return cite.success ? [{ title: cite.data.title || cite.data.url, url: cite.data.url }] : [];
+    }),
+  );
+}
+
+/** The sources of an answer with `more` added: numbered in the order first cited, a page cited again keeps its number. */
+export function addSources(sources: readonly WebSearchHit[], more: readonly WebSearchHit[]): WebSearchHit[] {
+  const next = [...sources];
+  for (const page of more) if (!next.some((known) => known.url === page.url)) next.push(page);
+  return next;
+}
+
+/** An address the chat may link to: the window opens only web pages, outside itself. */
+export function isWebPage(url: string): boolean {
+  return /^https?:\/\//i.test(url) && hostOf(url) !== '';
+}

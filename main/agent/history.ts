@@ -57,21 +57,24 @@ export function toolUsesOf(message: ChatMessage): ToolUseBlockParam[] {
   return blocksOf(message).filter((block): block is ToolUseBlockParam => block.type === 'tool_use');
 }
 
-function blocksOf(message: ChatMessage): ContentBlockParam[] {
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+/** The message's blocks; the stored array itself, so a caller that changes it copies first. */
+function blocksOf(message: ChatMessage): readonly ContentBlockParam[] {
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }
 
 /**
- * Marks the end of the history as a cache breakpoint, so the next round reads everything before
- * it from the prompt cache instead of paying for it again. Returns copies; the stored history
- * never carries cache_control.
+ * The history as a request sends it: normalized (above), and its end marked as a cache
+ * breakpoint, so the next round reads everything before it from the prompt cache instead of
+ * paying for it again. The stored history never carries cache_control: the mark is set on
+ * normalizeHistory's own arrays, on a copy of the last block. One pass over the history a round,
+ * not two (the agent-loop bench's history grows to hundreds of messages).
  */
-export function withHistoryCacheBreakpoint(messages: readonly ChatMessage[]): ChatMessage[] {
-  const copy = messages.map((m) => ({ ...m, content: blocksOf(m) }));
-  const last = copy.at(-1);
-  const block = last?.content.at(-1);
-  if (last && block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
-    (last.content as ContentBlockParam[])[last.content.length - 1] = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+export function requestHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+  const normalized = normalizeHistory(messages);
+  const content = normalized.at(-1)?.content;
+  const block = Array.isArray(content) ? content.at(-1) : undefined;
+  if (content && block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+    (content as ContentBlockParam[])[content.length - 1] = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
   }
-  return copy;
+  return normalized;
 }

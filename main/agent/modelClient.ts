@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsStreaming, ServerToolUseBlock, WebSearchToolResultBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelErrorCode } from '../../common/errorCodes';
+import { citedPages, type WebSearchHit } from '../../common/webSearch';
 import type { ModelSettings } from '../settings/modelSettings';
 import { withDeprecationWarningsOnce } from './sdkWarnings';
 
@@ -30,6 +31,8 @@ export interface RoundCallbacks {
   onThinking?(delta: string, redacted?: boolean): void;
   /** A block the API's own tools made (a web search and its results), once it has streamed whole. */
   onServerBlock?(block: ServerBlock): void;
+  /** A text block that cites web pages (the API's web search) has streamed whole: those pages. */
+  onCitations?(sources: WebSearchHit[]): void;
   /** A cut stream is being tried again: text streamed so far for this round is void. */
   onRetry(attempt: number, reason: string): void;
 }
@@ -57,15 +60,12 @@ export async function streamRound(
 ): Promise<Message> {
   for (let attempt = 0; ; attempt++) {
     let stalled = false;
-    let idle: NodeJS.Timeout | undefined;
+    let idle: IdleWatch | undefined;
     try {
       const stream = withDeprecationWarningsOnce(() => client.messages.stream(params, headers ? { signal, headers } : { signal }));
-      const watch = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => ((stalled = true), stream.abort()), idleMs);
-      };
-      watch();
-      stream.on('streamEvent', watch);
+      idle = idleWatch(idleMs, () => ((stalled = true), stream.abort()));
+      const seen = idle.seen;
+      stream.on('streamEvent', () => seen());
       stream.on('text', (delta) => callbacks.onText(delta));
       if (callbacks.onThinking) {
         const onThinking = callbacks.onThinking;
@@ -78,6 +78,13 @@ export async function streamRound(
           'contentBlock',
           (block) => ((block.type === 'server_tool_use' && block.name === 'web_search') || block.type === 'web_search_tool_result') && onServerBlock(block),
         );
+      }
+      if (callbacks.onCitations) {
+        const onCitations = callbacks.onCitations;
+        stream.on('contentBlock', (block) => {
+          const pages = block.type === 'text' ? citedPages(block) : [];
+          if (pages.length > 0) onCitations(pages);
+        });
       }
       return await stream.finalMessage();
     } catch (error) {
@@ -94,9 +101,37 @@ export async function streamRound(
       callbacks.onRetry(attempt + 1, stalled ? `no data for ${Math.round(idleMs / 1000)} s` : redact(errorText(error), settings.apiKey));
       await sleep(250 * 2 ** attempt, signal);
     } finally {
-      clearTimeout(idle);
+      idle?.stop();
     }
   }
+}
+
+interface IdleWatch {
+  /** An event arrived. */
+  seen(): void;
+  stop(): void;
+}
+
+/**
+ * Calls `onIdle` once no event has been seen for `idleMs`. An event only notes its time and one
+ * timer checks it: a timer set again on every event (a thinking block streams dozens a round) was
+ * the loop's biggest cost of its own in the agent-loop bench.
+ */
+function idleWatch(idleMs: number, onIdle: () => void): IdleWatch {
+  let last = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const quiet = performance.now() - last;
+    if (quiet >= idleMs) onIdle();
+    else timer = setTimeout(check, idleMs - quiet);
+  };
+  timer = setTimeout(check, idleMs);
+  return {
+    seen: () => {
+      last = performance.now();
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 /** A connection that broke, as opposed to an answer from the API. */

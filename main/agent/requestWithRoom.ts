@@ -6,7 +6,7 @@ import type { ModelProfile } from '../models/modelProfile';
 import type { WorkspaceSession } from '../session/workspaceSession';
 import type { ContextKeeper, RoomContext } from './compaction/contextKeeper';
 import { isContextOverflow, parseOverflow } from './compaction/contextTracker';
-import { normalizeHistory, withHistoryCacheBreakpoint } from './history';
+import { requestHistory } from './history';
 import { ModelError, type ServerBlock } from './modelClient';
 import { webSearchOutcome, webSearchQuery } from '../../common/webSearch';
 import { requestRound } from './modelRequest';
@@ -52,7 +52,7 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
           max_tokens: settings.maxTokens,
           system: request.system,
           tools: request.tools,
-          messages: withHistoryCacheBreakpoint(normalizeHistory(session.messages)),
+          messages: requestHistory(session.messages),
         },
         {
           onText: (delta) => request.emit({ type: 'text', delta }),
@@ -62,6 +62,7 @@ export async function requestWithRoom(request: RoundRequest): Promise<RoundAnswe
             if (event.type === 'web_search') searches.push(event.id);
             request.emit(event);
           },
+          onCitations: (sources) => request.emit({ type: 'citations', sources }),
           onRetry: (attempt, reason) => {
             request.emit({ type: 'stream_retry', attempt, reason, ...(searches.length > 0 ? { webSearches: searches } : {}) });
             searches = [];

@@ -3,7 +3,7 @@ import { todoCallStep, type TodoCallStep } from '../../common/plan/callStep';
 import { PlanItemSchema, PlanOverrideSchema, PlanStepSchema } from '../../common/plan/schemas';
 import { TODO_TOOL_NAME } from '../../common/plan/todoToolDefinition';
 import type { PlanVersion } from '../../common/plan/types';
-import { webSearchOutcome, webSearchQuery } from '../../common/webSearch';
+import { addSources, citedPages, webSearchOutcome, webSearchQuery } from '../../common/webSearch';
 import { recordItems } from './planRecords';
 import { mcpShownText } from '../mcp/mcpResult';
 import { isMcpToolName } from '../mcp/toolNames';
@@ -84,9 +84,16 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
     } else if (record?.type === 'message') {
       const { role, content } = record.message;
       if (typeof content === 'string') continue;
-      for (const block of content) {
+      content.forEach((block, index) => {
         if (role === 'assistant' && block.type === 'text') {
-          items.push({ kind: 'assistant', id: `text-${counter++}`, text: block.text });
+          // The answer's text blocks one after another are one answer, as the live chat streams
+          // them (a web search's answer comes in many, cited and not); its sources are theirs.
+          const last = items.at(-1);
+          const sources = citedPages(block);
+          if (index > 0 && content[index - 1]!.type === 'text' && last?.kind === 'assistant') {
+            const all = addSources(last.sources ?? [], sources);
+            items[items.length - 1] = { ...last, text: last.text + block.text, ...(all.length > 0 ? { sources: all } : {}) };
+          } else items.push({ kind: 'assistant', id: `text-${counter++}`, text: block.text, ...(sources.length > 0 ? { sources } : {}) });
         } else if (role === 'assistant' && block.type === 'thinking') {
           items.push({ kind: 'thinking', id: `thinking-${counter++}`, text: block.thinking });
         } else if (role === 'assistant' && block.type === 'redacted_thinking') {
@@ -116,7 +123,7 @@ export function timelineFromRecords(records: readonly unknown[]): ChatItem[] {
             if (waiting >= 0) todoCalls.splice(waiting, 1);
           }
         }
-      }
+      });
     }
   }
   for (const message of waiting) items.push({ kind: 'user', ...message, queued: true });

@@ -97,8 +97,8 @@ export class SettingsService {
     // A KEEL_CONTEXT_WINDOW that is not a number is ignored by the agent, so it overrides nothing here either.
     const envWindow = contextWindowFromEnv(this.env);
     if (envWindow !== undefined) overrides.push('contextWindow');
-    // Likewise a KEEL_WEB_SEARCH that is not auto, on or off.
-    if (model.fromEnvironment?.includes('webSearch')) overrides.push('webSearch');
+    // Likewise a KEEL_WEB_SEARCH, KEEL_THINKING or KEEL_EFFORT that is not one of their values.
+    for (const field of ['webSearch', 'thinking', 'effort'] as const) if (model.fromEnvironment?.includes(field)) overrides.push(field);
     return {
       apiKey: {
         set: model.apiKey !== undefined,
@@ -121,6 +121,8 @@ export class SettingsService {
       networkAllow: file.network?.allow ?? [],
       networkAllowFromEnvironment: networkAllowFromEnv(this.env),
       webSearch: model.webSearch ?? 'auto',
+      thinking: model.thinking ?? 'auto',
+      effort: model.effort ?? null,
       environmentOverrides: [...new Set(overrides)],
       helpers: { max: file.helpers?.max ?? HELPER_DEFAULTS.max, stallSeconds: file.helpers?.stallSeconds ?? HELPER_DEFAULTS.stallSeconds },
       sources: settingSources(file, overrides, networkAllowFromEnv(this.env).length > 0),
@@ -128,7 +130,7 @@ export class SettingsService {
   }
 
   async update(patch: SettingsUpdate): Promise<Result<SettingsView>> {
-    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, networkAllow, helpers, ...rest } = patch;
+    const { apiKey, keyStorage, baseURL, contextWindow, compactAt, effort, networkAllow, helpers, ...rest } = patch;
     // Checked before anything is saved: a refused update changes nothing.
     if (baseURL !== undefined && baseURL !== '' && !/^https?:\/\//i.test(baseURL)) {
       return fail(ErrorCodes.badRequest, `The base URL must start with http:// or https:// (got "${baseURL}"). Leave it empty to use the Anthropic API.`);
@@ -168,6 +170,8 @@ export class SettingsService {
     else if (contextWindow !== undefined) next.contextWindow = contextWindow;
     if (compactAt === null) delete next.compactAt;
     else if (compactAt !== undefined) next.compactAt = compactAt;
+    if (effort === null) delete next.effort;
+    else if (effort !== undefined) next.effort = effort;
     if (allowList) next.network = { ...next.network, allow: allowList.hosts };
     if (helpers) next.helpers = { ...next.helpers, ...helpers };
     writeSettingsFile(this.dataDir, next);
@@ -220,6 +224,8 @@ function settingSources(file: SettingsFile, overrides: readonly string[], hostsF
     compactAt: file.compactAt !== undefined,
     networkAllow: (file.network?.allow?.length ?? 0) > 0,
     webSearch: file.webSearch !== undefined,
+    thinking: file.thinking !== undefined,
+    effort: file.effort !== undefined,
   };
   return Object.fromEntries(
     SOURCED_SETTINGS.map((name) => {

@@ -19,7 +19,8 @@ import { ModelProfileSummary } from './ModelProfileSummary';
 import { WebSearchField } from './WebSearchField';
 import { hostsOf, NetworkAllowField } from './NetworkAllowField';
 import { SourceTag } from './SourceTag';
-import type { ModelProfileView, WebSearchSetting } from '../../common/modelCapabilities';
+import type { Effort, ModelProfileView, ThinkingSetting, WebSearchSetting } from '../../common/modelCapabilities';
+import { ThinkingEffortFields } from './ThinkingEffortFields';
 import { issuesByField, splitFieldErrors } from './fieldErrors';
 
 interface Draft {
@@ -38,6 +39,9 @@ interface Draft {
   /** The settings file's network.allow, one host a line. */
   networkAllow: string;
   webSearch: WebSearchSetting;
+  thinking: ThinkingSetting;
+  /** '' is "not set": the default applies. */
+  effort: Effort | '';
 }
 
 /** Suggested when the endpoint lists no models. */
@@ -95,6 +99,8 @@ function draftOf(view: SettingsView): Draft {
     compactAt: view.compactAt === null ? '' : percentOf(view.compactAt),
     networkAllow: view.networkAllow.join('\n'),
     webSearch: view.webSearch,
+    thinking: view.thinking,
+    effort: view.effort ?? '',
   };
 }
 
@@ -134,6 +140,9 @@ function patchOf(draft: Draft, view: SettingsView): SettingsUpdate {
   if (draft.maxTokens.trim() !== String(view.maxTokens)) patch.maxTokens = numberOf(draft.maxTokens);
   if (draft.approvalMode !== view.approvalMode) patch.approvalMode = draft.approvalMode;
   if (!overridden.has('webSearch') && draft.webSearch !== view.webSearch) patch.webSearch = draft.webSearch;
+  if (!overridden.has('thinking') && draft.thinking !== view.thinking) patch.thinking = draft.thinking;
+  const effort = draft.effort === '' ? null : draft.effort;
+  if (!overridden.has('effort') && effort !== view.effort) patch.effort = effort;
   if (draft.reminderRounds.trim() !== String(view.reminderRounds)) patch.reminderRounds = numberOf(draft.reminderRounds);
   if (draft.gateBound.trim() !== String(view.gateBound)) patch.gateBound = numberOf(draft.gateBound);
   const contextWindow = tokensOf(draft.contextWindow);
@@ -378,6 +387,16 @@ export function SettingsDialog({ settings, hasSession, profile, onClose, fallbac
               {profile ? <ModelProfileSummary profile={profile} /> : null}
 
               <WebSearchField id={id} view={view} value={draft.webSearch} onChange={(value) => change('webSearch', value)} />
+
+              <ThinkingEffortFields
+                id={id}
+                view={view}
+                profile={profile}
+                thinking={draft.thinking}
+                effort={draft.effort}
+                onThinking={(value) => change('thinking', value)}
+                onEffort={(value) => change('effort', value)}
+              />
 
               <div className="test-connection">
                 <button type="button" className="button" onClick={() => void testConnection()} disabled={busy !== null}>

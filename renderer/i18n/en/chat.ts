@@ -169,6 +169,8 @@ export const chat = {
   'chat.webSearch.results': '{count} results',
   'chat.webSearch.failed': 'the search failed ({code})',
   'chat.webSearch.resultsLabel': 'Search results',
+  'chat.sources': 'Sources',
+  'chat.sources.opens': '{title} ({host}), opens in your browser',
   'chat.notice.model': 'The endpoint refused a model setting; Keel asked again without it',
   'chat.plan.summaryChanges': '{summary} · {changes}',
   'chat.plan.count.added': '{count} added',

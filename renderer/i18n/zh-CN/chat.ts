@@ -170,6 +170,8 @@ export const chat: Record<keyof typeof en, string> = {
   'chat.webSearch.results': '{count} 条结果',
   'chat.webSearch.failed': '搜索失败（{code}）',
   'chat.webSearch.resultsLabel': '搜索结果',
+  'chat.sources': '来源',
+  'chat.sources.opens': '{title}（{host}），在浏览器中打开',
   'chat.notice.model': '端点拒绝了一项模型设置，Keel 已去掉它重新请求',
   'chat.plan.summaryChanges': '{summary} · {changes}',
   'chat.plan.count.added': '新增 {count} 个',

@@ -157,6 +157,8 @@ describe('settings.update', () => {
       compactAt: 'default',
       networkAllow: 'environment',
       webSearch: 'environment',
+      thinking: 'default',
+      effort: 'default',
     });
     expect(view.webSearch).toBe('off');
     expect(view.environmentOverrides).toContain('webSearch');
@@ -273,6 +275,51 @@ describe('the context window settings', () => {
     expect(env).toMatchObject({ contextWindow: 30_000, environmentOverrides: ['contextWindow'] });
     const ignored = await getSettings(await webCore({ KEEL_CONTEXT_WINDOW: 'lots' }));
     expect(ignored).toMatchObject({ contextWindow: 50_000, environmentOverrides: [] });
+  });
+});
+
+describe('the thinking and effort settings', () => {
+  it('are the defaults until set; saved through the contract they reach the agent, and an effort of null goes back to the default', async () => {
+    const core = await webCore();
+    expect(await getSettings(core)).toMatchObject({ thinking: 'auto', effort: null, sources: { thinking: 'default', effort: 'default' } });
+
+    const saved = value(await dispatchRequest(core.handlers, 'settings.update', { thinking: 'off', effort: 'high' }));
+    expect(saved).toMatchObject({ thinking: 'off', effort: 'high', sources: { thinking: 'settings_file', effort: 'settings_file' } });
+    expect(JSON.parse(readFileSync(settingsPath(dataDir), 'utf8'))).toMatchObject({ thinking: 'off', effort: 'high' });
+    expect(core.settings.modelSettings()).toMatchObject({ thinking: 'off', effort: 'high' });
+
+    const reset = value(await dispatchRequest(core.handlers, 'settings.update', { effort: null }));
+    expect(reset).toMatchObject({ effort: null, sources: { effort: 'default' } });
+    expect(JSON.parse(readFileSync(settingsPath(dataDir), 'utf8'))).not.toHaveProperty('effort');
+    expect(core.settings.modelSettings().effort).toBeUndefined();
+  });
+
+  it('refuses a value the contract does not know, naming the field, and changes nothing', async () => {
+    const core = await webCore();
+    value(await core.handlers['settings.update']({ effort: 'low' }));
+    const before = readFileSync(settingsPath(dataDir), 'utf8');
+    for (const patch of [{ effort: 'extreme' }, { thinking: 'sometimes' }, { thinking: null }]) {
+      const result = await dispatchRequest(core.handlers, 'settings.update', patch);
+      expect(result, JSON.stringify(patch)).toMatchObject({
+        ok: false,
+        error: { code: ErrorCodes.badRequest, details: { fields: [{ path: Object.keys(patch)[0] }] } },
+      });
+    }
+    expect(readFileSync(settingsPath(dataDir), 'utf8')).toBe(before);
+  });
+
+  it('KEEL_THINKING and KEEL_EFFORT win over the file and are listed as overrides; values they do not know override nothing', async () => {
+    writeSettingsFile(dataDir, { thinking: 'auto', effort: 'low' });
+    const env = await getSettings(await webCore({ KEEL_THINKING: 'off', KEEL_EFFORT: 'max' }));
+    expect(env).toMatchObject({ thinking: 'off', effort: 'max', sources: { thinking: 'environment', effort: 'environment' } });
+    expect(env.environmentOverrides).toEqual(expect.arrayContaining(['thinking', 'effort']));
+    const ignored = await getSettings(await webCore({ KEEL_THINKING: 'maybe', KEEL_EFFORT: 'lots' }));
+    expect(ignored).toMatchObject({
+      thinking: 'auto',
+      effort: 'low',
+      environmentOverrides: [],
+      sources: { thinking: 'settings_file', effort: 'settings_file' },
+    });
   });
 });
 

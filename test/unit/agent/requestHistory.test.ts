@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_RESULT, requestHistory } from '../../../main/agent/history';
+import type { ChatMessage } from '../../../main/agent/messageTypes';
+
+const SIGNATURE = 'c2lnbmVkIGJ5IHRoZSBBUEk=';
+
+/** A stored history of a thinking model's tool loop, as the session keeps it. */
+function thinkingHistory(): ChatMessage[] {
+  return [
+    { role: 'user', content: [{ type: 'text', text: 'look twice' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'List first.', signature: SIGNATURE },
+        { type: 'text', text: 'Listing.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'look', input: {} },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'redacted_thinking', data: 'EncryptedReasoning0001' },
+        { type: 'tool_use', id: 'toolu_2', name: 'look', input: { again: true } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'a.txt' }] },
+  ];
+}
+
+describe('the history a request sends', () => {
+  it('marks its last block as the cache breakpoint, and the stored history stays without one', () => {
+    const stored = thinkingHistory();
+    const before = structuredClone(stored);
+    const sent = requestHistory(stored);
+    expect(sent.at(-1)!.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'a.txt', cache_control: { type: 'ephemeral' } }]);
+    expect(JSON.stringify(sent).match(/cache_control/g)).toHaveLength(1);
+    expect(stored).toEqual(before);
+    // A second request marks its own end; the first mark is not left behind.
+    stored.push({ role: 'assistant', content: [{ type: 'text', text: 'Same twice.' }] }, { role: 'user', content: [{ type: 'text', text: 'thanks' }] });
+    const next = requestHistory(stored);
+    expect(JSON.stringify(next).match(/cache_control/g)).toHaveLength(1);
+    expect(next.at(-1)!.content).toEqual([{ type: 'text', text: 'thanks', cache_control: { type: 'ephemeral' } }]);
+  });
+
+  it('sends every thinking block exactly as it came, and never marks one as a breakpoint', () => {
+    const stored = thinkingHistory().slice(0, 2);
+    stored[1] = { role: 'assistant', content: [{ type: 'thinking', thinking: 'Still thinking.', signature: SIGNATURE }] };
+    const sent = requestHistory(thinkingHistory());
+    expect(sent[1]!.content).toEqual(thinkingHistory()[1]!.content);
+    expect(sent[3]!.content).toEqual(thinkingHistory()[3]!.content);
+    expect(requestHistory(stored).at(-1)!.content).toEqual([{ type: 'thinking', thinking: 'Still thinking.', signature: SIGNATURE }]);
+  });
+
+  it('answers a call left without a result, and the answer carries the breakpoint', () => {
+    const stored = thinkingHistory().slice(0, 4);
+    const sent = requestHistory(stored);
+    expect(sent).toHaveLength(5);
+    expect(sent.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: INTERRUPTED_RESULT, is_error: true, cache_control: { type: 'ephemeral' } }],
+    });
+    expect(stored).toHaveLength(4);
+  });
+});
