@@ -13,8 +13,6 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
  */
 const SHARED_MODULES = [
   'test/integration/agent/**/*.test.ts',
-  // helperSandbox turns on the sandbox, whose helper's config is module-level: it stays isolated.
-  'test/integration/helpers/!(helperSandbox).test.ts',
   'test/integration/changes/**/*.test.ts',
   'test/integration/mcp/**/*.test.ts',
   'test/integration/web/**/*.test.ts',
