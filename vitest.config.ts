@@ -49,12 +49,23 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The browser tests change no global of the test process (their state is in `keel web`,
+        // Chromium and temporary folders), so they too share one module graph per worker: loading
+        // Playwright, the SDK and the scripted model again cost each file about 2 s.
+        test: {
+          name: 'browser',
+          include: ['test/e2e/**/*.test.ts'],
+          isolate: false,
+          // Makes sure the browser tests have a Chromium (installs Debian's as root, or says how).
+          globalSetup: ['./test/support/globalSetup.ts'],
+        },
+      },
+      {
+        extends: true,
         test: {
           name: 'isolated',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
-          // Makes sure the browser tests have a Chromium (installs Debian's as root, or says how).
-          globalSetup: ['./test/support/globalSetup.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES, 'test/e2e/**'],
         },
       },
     ],

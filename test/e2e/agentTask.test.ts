@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { addStep, board, boardVersion, screenshot, stepTexts, waitForNewVersion } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import {
   lastMessage,
@@ -154,7 +154,7 @@ beforeAll(async () => {
     ],
   });
   keel = await startKeel();
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = await openPage();
 });
 

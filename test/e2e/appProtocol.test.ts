@@ -8,7 +8,7 @@ import { KeelCore } from '../../main/api/core';
 import { createAppProtocolHandler } from '../../main/electron/appProtocol';
 import { IpcStandIn } from '../support/electronIpcStandIn';
 import { addStep, board, screenshot, stepTexts } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { repoRoot, tempDir } from './support/keelWeb';
 
 /*
@@ -40,7 +40,7 @@ const folder = join(workspaces.path, 'shipped-app');
 mkdirSync(folder);
 
 beforeAll(async () => {
-  if (built) browser = await launchChromium();
+  if (built) browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

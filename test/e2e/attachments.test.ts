@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir } from './support/keelWeb';
 import { makePng } from '../support/png';
 import { imagesOf, reply, startScriptedAnthropic, textOf, toolUse, type ScriptedRequest } from '../support/scriptedAnthropic';
@@ -37,7 +37,7 @@ let browser: Browser;
 let opened: { page: Page; errors: string[] }[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 
 afterEach(async () => {

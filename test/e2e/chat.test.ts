@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { writeLongSession } from '../../bench/chatStreaming';
 import { board, screenshot, stepTexts } from './support/board';
-import { launchChromium, newPage, type PageOptions } from './support/chromium';
+import { connectChromium, newPage, type PageOptions } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { lastMessage, reply, startScriptedAnthropic, text, textOf, toolUse, type Step } from '../support/scriptedAnthropic';
 
@@ -22,7 +22,7 @@ let browser: Browser;
 let opened: { page: Page; errors: string[] }[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { reply, startScriptedAnthropic, text, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 
@@ -62,7 +62,7 @@ async function send(page: Page, message: string): Promise<void> {
 const effortOf = (body: unknown) => (body as { output_config?: { effort?: string } }).output_config?.effort;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { reply, startScriptedAnthropic, text } from '../support/scriptedAnthropic';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir } from './support/keelWeb';
 
 /*
@@ -19,7 +19,7 @@ let browser: Browser;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { addStep, board, boardVersion, row, screenshot, stepTexts, waitForNewVersion } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { connectKeelSocket } from './support/keelSocket';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 
@@ -44,7 +44,7 @@ async function openBoard(options: { colorScheme?: 'light' | 'dark' } = {}): Prom
 const statusOf = (page: Page, content: string) => page.getByRole('combobox', { name: `Status of ${content}`, exact: true });
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
   keel = await startKeelWeb({ keelHome: home.path });
 });
 

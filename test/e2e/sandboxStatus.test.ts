@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { sandboxWorksHere } from '../support/sandboxProbe';
 
@@ -54,7 +54,7 @@ function helperPid(folder: string): number | null {
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { startScriptedAnthropic, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
     keelHome: home.path,
     env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k', KEEL_NETWORK_ALLOW: 'env.example.com' },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = (await newPage(browser, { viewport: { width: 1280, height: 1000 } })).page;
   await page.goto(keel.url);
 }, 60_000);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { cited, reply, startScriptedAnthropic, webSearch, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
     keelHome: home.path,
     env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'k', KEEL_MODEL: MODEL, KEEL_WEB_SEARCH: 'on' },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = (await newPage(browser)).page;
   const own = new URL(keel.url).origin;
   page.on('request', (request) => {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
-import { launchChromium, newPage } from './support/chromium';
+import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 
 // The welcome screen, reached with no folder open: the folder field has the keyboard at once, and
@@ -13,7 +13,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   keel = await startKeelWeb({ keelHome: home.path });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 
 afterAll(async () => {

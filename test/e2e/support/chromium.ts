@@ -74,6 +74,16 @@ export function sharedBrowser(): Promise<Browser> {
   return shared;
 }
 
+/**
+ * A Chromium connection of the caller's own, for a test file that closes what it opened: the run's
+ * shared Chromium (closing the connection closes its contexts and leaves the Chromium running), or
+ * one launched for it when there is none. Launching one per file cost more than some of its tests.
+ */
+export async function connectChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
+}
+
 /** Starts the Chromium that `sharedBrowser` connects to; the global setup closes it after the run. */
 export function launchChromiumServer(): Promise<BrowserServer> {
   return chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
