@@ -234,11 +234,11 @@ export class KeelCore implements HandlerContext {
       settings: () => readHelperSettings(this.options.dataDir),
       changes,
       // A helper gets the main agent's tools but delegate, in its own session; its cards wait with the main agent's.
-      createAgent: (child, id, changes, inPlace): Agent => {
+      createAgent: (child, id, changes, inPlace, place): Agent => {
         // A helper in its own worktree (under the data folder, otherwise secret) gets a sandbox of
         // its own, confined to that worktree, under the same setting as the folder's; it goes
         // when the helper's task ends.
-        const own = inPlace ? null : this.helperSandbox(child.workspace);
+        const own = inPlace ? null : this.helperSandbox(child.workspace, place?.ready);
         const helperAgent = new Agent({
           ...shared,
           session: child,
@@ -246,6 +246,7 @@ export class KeelCore implements HandlerContext {
           ...(changes ? { changes } : {}),
           ...(own ? { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir), sandbox: own } : { sandbox }),
           helper: { id, approvals: agent.approvals },
+          ...(place ? { workspaceReady: place.ready, instructionsFolder: place.instructionsFolder } : {}),
         });
         if (own) {
           const undo = helperAgent.on((event) => {
@@ -337,13 +338,18 @@ export class KeelCore implements HandlerContext {
    * A helper's worktree's own sandbox: commands confined to the worktree, the data folder's other
    * entries still secret. Disposed when its helper's task ends (or with the core).
    */
-  private helperSandbox(worktree: string): WorkspaceSandbox {
-    const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir));
+  private helperSandbox(worktree: string, ready: Promise<unknown> = Promise.resolve()): WorkspaceSandbox {
+    const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir), false);
     this.helperSandboxes.add(sandbox);
+    // Started in the worktree once it is checked out, unless its helper ended (and disposed it) before.
+    void ready.then(
+      () => this.helperSandboxes.has(sandbox) && this.startSandbox(sandbox),
+      () => undefined,
+    );
     return sandbox;
   }
 
-  private newSandbox(workspace: string, adjustSecrets?: (secrets: readonly string[]) => string[]): WorkspaceSandbox {
+  private newSandbox(workspace: string, adjustSecrets?: (secrets: readonly string[]) => string[], startNow = true): WorkspaceSandbox {
     let setting: SandboxSetting;
     try {
       setting = resolveSandboxSetting(readSettingsFile(this.options.dataDir).sandbox, this.options.settingsEnv ?? process.env);
@@ -364,10 +370,14 @@ export class KeelCore implements HandlerContext {
         allows: (host) => this.network?.isAllowed(host) ?? false,
       },
     });
+    if (startNow) this.startSandbox(sandbox);
+    return sandbox;
+  }
+
+  private startSandbox(sandbox: WorkspaceSandbox): void {
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
     });
-    return sandbox;
   }
 
   get currentSandbox(): WorkspaceSandbox | null {

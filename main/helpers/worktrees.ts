@@ -1,5 +1,5 @@
 import type { RequestOutput } from '../../common/contract';
-import type { HelperWorktree, MergeOutcome, MergeStrategy } from './git';
+import type { HelperWorktree, MergeOutcome, MergeStrategy, PendingWorktree } from './git';
 
 /*
  * What the helpers need of git (main/helpers/git/): a worktree per helper made from the folder as
@@ -7,10 +7,12 @@ import type { HelperWorktree, MergeOutcome, MergeStrategy } from './git';
  * against this shape; without git there is none and helpers work one at a time in the folder.
  */
 
-export type { HelperWorktree, MergeOutcome, MergeStrategy };
+export type { HelperWorktree, MergeOutcome, MergeStrategy, PendingWorktree };
 
 export interface Worktrees {
   create(helperId: string): Promise<HelperWorktree>;
+  /** The helper's place at once, its checkout under way (`ready`): a helper need not wait for it to ask its model. */
+  begin(helperId: string): Promise<PendingWorktree>;
   /** Workspace-relative paths the helper changed in its worktree. */
   changedFiles(worktree: HelperWorktree): Promise<string[]>;
   merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;

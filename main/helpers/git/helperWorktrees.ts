@@ -25,6 +25,15 @@ export interface HelperWorktree {
   base: string;
 }
 
+/** A helper's worktree whose place is claimed and whose checkout may still be under way. */
+export interface PendingWorktree {
+  helperId: string;
+  /** Where the helper's folder will be (see HelperWorktree.path); it may not exist before `ready`. */
+  path: string;
+  root: string;
+  ready: Promise<HelperWorktree>;
+}
+
 export type MergeOutcome =
   /**
    * Applied into the folder. `files`: every file the helper changed (workspace-relative).
@@ -81,18 +90,36 @@ export class HelperWorktrees {
 
   /** A new worktree holding the folder as it is now. */
   async create(helperId: string): Promise<HelperWorktree> {
+    return (await this.begin(helperId)).ready;
+  }
+
+  /**
+   * Claims the helper's place (its name and marker: milliseconds) and starts making its worktree,
+   * so that the helper can start before the checkout ends. `ready` rejects when the worktree could
+   * not be made, and then nothing of it is left (folder, git's record, ref, marker).
+   */
+  async begin(helperId: string): Promise<PendingWorktree> {
     if (!HELPER_ID.test(helperId)) throw new HelperGitError('bad_helper_id', `not a helper id: ${JSON.stringify(helperId)}`);
     const place = await this.context();
     const name = await claimEntryName(place, helperId);
     const root = path.join(place.home, name);
+    const prefixParts = place.repo.prefix.split('/').filter(Boolean);
+    const folder = path.join(root, ...prefixParts);
+    const ready = this.build(place, name, root).then((base) => ({ helperId, root, path: folder, base }));
+    // Awaited by whoever uses the worktree; a helper stopped before that must not make it unhandled.
+    ready.catch(() => undefined);
+    return { helperId, root, path: folder, ready };
+  }
+
+  /** The snapshot, its ref and the checkout into `root`; on failure the entry goes whole. */
+  private async build(place: WorkspaceContext, name: string, root: string): Promise<string> {
     try {
       const base = await this.snapshotWorkspace(place);
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
       await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
       if (!(await this.useSpare(place, root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: place.workspace });
-      const prefixParts = place.repo.prefix.split('/').filter(Boolean);
-      return { helperId, root, path: path.join(root, ...prefixParts), base };
+      return base;
     } catch (error) {
       await removeEntry(place, name);
       throw error;
