@@ -14,7 +14,7 @@ export async function helperWorktrees(workspace: string, dataDir: string, log?: 
     create: (helperId) => worktrees.create(helperId),
     begin: (helperId) => worktrees.begin(helperId),
     changedFiles: (worktree) => worktrees.changedFiles(worktree),
-    merge: (worktree, strategy) => worktrees.merge(worktree, strategy),
+    merge: (worktree, strategy, options) => worktrees.merge(worktree, strategy, options),
     version: async (worktree) => ({ worktree: worktree.path, files: await worktrees.version(worktree) }),
     // Deleting a big worktree's files takes seconds: off the merge queue's path.
     remove: (worktree) => worktrees.remove(worktree, { background: true }),

@@ -15,7 +15,8 @@ export interface Worktrees {
   begin(helperId: string): Promise<PendingWorktree>;
   /** Workspace-relative paths the helper changed in its worktree. */
   changedFiles(worktree: HelperWorktree): Promise<string[]>;
-  merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;
+  /** `asListed`: merge the files changedFiles() listed last instead of looking again (see HelperWorktrees.merge). */
+  merge(worktree: HelperWorktree, strategy?: MergeStrategy, options?: { asListed?: boolean }): Promise<MergeOutcome>;
   /** The helper's version of its changed files beside the base and the folder's, for the person. */
   version(worktree: HelperWorktree): Promise<RequestOutput<'helper.openVersion'>>;
   /** Returns once the worktree is gone from git and the board; its files may still be deleted after. */

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { realpath, rename, rm } from 'node:fs/promises';
+import { readFile, realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileState } from './fileState';
 import { git, gitLine, HelperGitError } from './gitCommand';
 import { chooseWrites, planFiles, type MergeStrategy, type PlannedFile } from './mergePlan';
 import { locateRepository, type WorkspaceRepository } from './repository';
-import { snapshotCommit, snapshotTree } from './snapshot';
+import { snapshotChanges, snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
-import { diffTrees, type TreeChange } from './treeDiff';
+import type { TreeChange } from './treeDiff';
 import { claimEntryName, claimSpareName, removeEntry, scratchPath, sweepEntries, withScratch, type EntryPlace } from './worktreeEntries';
 import { writeStates } from './writeStates';
 
@@ -73,6 +73,8 @@ export class HelperWorktrees {
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
   private structural: Promise<unknown> = Promise.resolve();
+  /** What changedFiles() found last, per worktree root (merge's `asListed`). */
+  private readonly listed = new Map<string, TreeChange[]>();
   /** Removed worktrees' files still being deleted (remove with `background`). */
   private readonly deleting = new Set<Promise<void>>();
 
@@ -128,15 +130,24 @@ export class HelperWorktrees {
 
   /** Workspace-relative paths the helper changed against its base (new, deleted and untracked files included). */
   async changedFiles(wt: HelperWorktree): Promise<string[]> {
-    return (await this.helperChanges(wt)).map((change) => change.path).sort();
+    const changes = await this.helperChanges(wt);
+    this.listed.set(wt.root, changes);
+    return changes.map((change) => change.path).sort();
   }
 
   /**
    * Merges the helper's changes into the folder: base = wt.base, ours = the folder now, theirs =
-   * the worktree now. Merges run one at a time, so a second helper merges against the first's result.
+   * the worktree now. Merges run one at a time, so a second helper merges against the first's
+   * result; what the helper changed is looked up before its turn (it does not depend on the
+   * folder). `asListed`: the paths changedFiles() listed last, not looked up again (the helper's
+   * loop ended since: its listed files are what the change records saw before the merge).
    */
-  merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way'): Promise<MergeOutcome> {
-    const run = this.merging.then(() => this.mergeNow(wt, strategy));
+  merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way', options: { asListed?: boolean } = {}): Promise<MergeOutcome> {
+    const listed = options.asListed ? this.listed.get(wt.root) : undefined;
+    const changes = listed ? Promise.resolve(listed) : this.helperChanges(wt);
+    // Awaited in its turn; until then a failure must not count as unhandled.
+    changes.catch(() => undefined);
+    const run = this.merging.then(async () => this.mergeNow(wt, strategy, await changes));
     this.merging = run.catch(() => undefined);
     return run;
   }
@@ -178,6 +189,7 @@ export class HelperWorktrees {
       }
     }
     await removeEntry(place, name, { folderGone });
+    this.listed.delete(wt.root);
   }
 
   /**
@@ -206,9 +218,9 @@ export class HelperWorktrees {
     await Promise.all([...this.deleting]);
   }
 
-  private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
+  private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy, changes: TreeChange[]): Promise<MergeOutcome> {
     const place = await this.context();
-    const files = await this.plan(wt);
+    const files = await this.plan(wt, changes);
     if (files.length === 0) return { kind: 'nothing' };
     const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
     if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
@@ -218,9 +230,9 @@ export class HelperWorktrees {
     return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
   }
 
-  private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
+  private async plan(wt: HelperWorktree, changes?: TreeChange[]): Promise<PlannedFile[]> {
     const place = await this.context();
-    const changes = await this.helperChanges(wt);
+    changes ??= await this.helperChanges(wt);
     return withScratch(place, (scratch) =>
       planFiles({
         workspace: place.workspace,
@@ -237,9 +249,8 @@ export class HelperWorktrees {
   private async helperChanges(wt: HelperWorktree): Promise<TreeChange[]> {
     const place = await this.context();
     if (!existsSync(wt.path)) throw new HelperGitError('worktree_missing', `${wt.helperId}'s worktree ${wt.path} is gone`);
-    const indexFile = path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
-    const tree = await withScratch(place, (scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
-    return diffTrees(wt.path, wt.base, tree);
+    const indexFile = await worktreeIndexFile(wt);
+    return withScratch(place, (scratch) => snapshotChanges({ folder: wt.path, indexFile, scratch }, wt.base));
   }
 
   private snapshotWorkspace(place: WorkspaceContext): Promise<string> {
@@ -321,6 +332,18 @@ async function locateWorkspace(options: { workspace: string; dataDir: string }, 
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
   return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/`, exclusive };
+}
+
+/**
+ * The worktree's own index: `<root>/.git` names its git folder (`gitdir: …`), which holds it. Read
+ * from the file, as git does, instead of asking git (a process); git is asked when that file is
+ * not what git writes (the helper replaced it).
+ */
+async function worktreeIndexFile(wt: HelperWorktree): Promise<string> {
+  const pointer = await readFile(path.join(wt.root, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.+)\n?$/.exec(pointer)?.[1];
+  if (gitDir && existsSync(path.resolve(wt.root, gitDir))) return path.join(path.resolve(wt.root, gitDir), 'index');
+  return path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
 }
 
 function asText(state: FileState): string | null {
