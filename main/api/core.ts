@@ -238,7 +238,7 @@ export class KeelCore implements HandlerContext {
         // A helper in its own worktree (under the data folder, otherwise secret) gets a sandbox of
         // its own, confined to that worktree, under the same setting as the folder's; it goes
         // when the helper's task ends.
-        const own = inPlace ? null : this.helperSandbox(child.workspace, place?.ready);
+        const own = inPlace ? null : this.helperSandbox(child.workspace);
         const helperAgent = new Agent({
           ...shared,
           session: child,
@@ -338,14 +338,11 @@ export class KeelCore implements HandlerContext {
    * A helper's worktree's own sandbox: commands confined to the worktree, the data folder's other
    * entries still secret. Disposed when its helper's task ends (or with the core).
    */
-  private helperSandbox(worktree: string, ready: Promise<unknown> = Promise.resolve()): WorkspaceSandbox {
+  private helperSandbox(worktree: string): WorkspaceSandbox {
+    // Started by its helper's first command (or approval), not now: its worktree may still be
+    // checked out, and a helper that runs no command costs no sandbox process.
     const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir), false);
     this.helperSandboxes.add(sandbox);
-    // Started in the worktree once it is checked out, unless its helper ended (and disposed it) before.
-    void ready.then(
-      () => this.helperSandboxes.has(sandbox) && this.startSandbox(sandbox),
-      () => undefined,
-    );
     return sandbox;
   }
 

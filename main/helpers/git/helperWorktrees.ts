@@ -7,6 +7,7 @@ import type { FileState } from './fileState';
 import { git, gitLine, HelperGitError } from './gitCommand';
 import { chooseWrites, planFiles, type MergeStrategy, type PlannedFile } from './mergePlan';
 import { locateRepository, type WorkspaceRepository } from './repository';
+import { SharedSnapshots } from './sharedSnapshots';
 import { snapshotChanges, snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
 import type { TreeChange } from './treeDiff';
@@ -73,6 +74,8 @@ export class HelperWorktrees {
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
   private structural: Promise<unknown> = Promise.resolve();
+  /** The folder's snapshots, shared by the helpers that start while one is being taken. */
+  private readonly snapshots = new SharedSnapshots(async () => this.takeSnapshot(await this.context()));
   /** What changedFiles() found last, per worktree root (merge's `asListed`). */
   private readonly listed = new Map<string, TreeChange[]>();
   /** Removed worktrees' files still being deleted (remove with `background`). */
@@ -116,7 +119,7 @@ export class HelperWorktrees {
   /** The snapshot, its ref and the checkout into `root`; on failure the entry goes whole. */
   private async build(place: WorkspaceContext, name: string, root: string): Promise<string> {
     try {
-      const base = await this.snapshotWorkspace(place);
+      const base = await this.snapshots.request();
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
       await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
@@ -253,7 +256,7 @@ export class HelperWorktrees {
     return withScratch(place, (scratch) => snapshotChanges({ folder: wt.path, indexFile, scratch }, wt.base));
   }
 
-  private snapshotWorkspace(place: WorkspaceContext): Promise<string> {
+  private takeSnapshot(place: WorkspaceContext): Promise<string> {
     return withScratch(place, async (scratch) => {
       const tree = await snapshotTree({ folder: place.workspace, indexFile: place.repo.indexFile, scratch });
       return snapshotCommit(place.workspace, tree, SNAPSHOT_MESSAGE);
@@ -294,7 +297,7 @@ export class HelperWorktrees {
     const name = await claimSpareName(place);
     const root = path.join(place.home, name);
     try {
-      const commit = await this.snapshotWorkspace(place);
+      const commit = await this.snapshots.request();
       // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
       await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: place.workspace });
       return { name, root, commit };
