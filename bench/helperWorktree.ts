@@ -3,11 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HelperWorktrees } from '../main/helpers/git';
-import { sized } from './quick';
+import { OPEN_FOR_MS, timeDelegates } from './delegateFirstRequest';
+import { QUICK, sized } from './quick';
 import { formatMs, heading, percentile } from './stats';
 
 const FILES = sized(10_000, 200);
 const RUNS = sized(5, 1);
+/** Helpers delegated one after another for the delegate-to-first-request figure. */
+const DELEGATES = sized(3, 1);
 /** Uncommitted edits and untracked files in the folder when a helper starts. */
 const DIRTY = 20;
 const GOAL_MS = 1000;
@@ -15,7 +18,8 @@ const GOAL_MS = 1000;
 /**
  * A helper's worktree on a FILES-file repository with uncommitted edits: create() (snapshot of the
  * folder + `git worktree add`), beside plain `git worktree add` of HEAD as the baseline, then what
- * a finished helper costs: changedFiles, merge of a few files, remove. Prints figures only.
+ * a finished helper costs: changedFiles, merge of a few files, remove; then, through the core and
+ * the scripted model, a delegate call to its helper's first request. Prints figures only.
  */
 export async function benchHelperWorktree(): Promise<void> {
   heading(`Helper worktrees on a ${FILES.toLocaleString('en')}-file git repository`);
@@ -93,6 +97,16 @@ export async function benchHelperWorktree(): Promise<void> {
     console.log(
       `remove in the background (git's record, ref, marker; files deleted after): ${stat(backgroundRemoves)}; dispose() then took ${formatMs(disposed)}`,
     );
+
+    // Through the core, the SDK and the scripted model: a delegate call to its helper's first
+    // request, which does not wait for the checkout, and to its first tool result, which does.
+    const delegates = await timeDelegates((workspace) => buildRepo(workspace), DELEGATES);
+    const size = QUICK ? `${FILES} files: quick mode, not the 10,000 of the goal` : `${FILES.toLocaleString('en')} files`;
+    const first = delegates.map((d) => d.firstRequest);
+    console.log(
+      `delegate to the helper's first request (${size}, ${DELEGATES} helper${DELEGATES === 1 ? '' : 's'}, the folder open ${OPEN_FOR_MS / 1000} s before): ${stat(first)} — goal < ${GOAL_MS} ms: ${verdict(first)}`,
+    );
+    console.log(`delegate to its first tool result (that tool waited for the worktree's checkout): ${stat(delegates.map((d) => d.firstToolResult))}`);
   } finally {
     rmSync(top, { recursive: true, force: true });
   }

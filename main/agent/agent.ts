@@ -47,7 +47,7 @@ export class Agent {
   private readonly emit = (event: AgentEvent): void => this.events.fire(event);
   private readonly emitContext = (settings: ModelSettings): void => this.emit({ type: 'context', ...this.context.usage(settings) });
   /** Read at the start of each task, so an edited AGENTS.md applies to the next one. */
-  private readonly systemPrompt = () => agentSystemPrompt(this.options.session, this.tools, this.options.dataDir);
+  private readonly systemPrompt = () => agentSystemPrompt(this.options.session, this.tools, this.options.dataDir, this.options.instructionsFolder);
   private controller: AbortController | null = null;
   private readonly tools: AgentTool[];
   private currentState: AgentState = 'idle';

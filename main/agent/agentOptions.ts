@@ -39,6 +39,14 @@ export interface AgentOptions {
   models?: ModelCatalogue;
   /** What the tools may reach on the network (web_fetch); without it they reach nothing. */
   network?: NetworkPolicy;
+  /**
+   * The workspace folder exists once this settles (a helper's worktree still being checked out
+   * while its first request goes out): every tool call but the plan's waits for it, and a
+   * rejection answers the call with its message.
+   */
+  workspaceReady?: Promise<unknown>;
+  /** Where the workspace's AGENTS.md and CLAUDE.md are read (default the workspace): a helper's, from the folder its worktree copies. */
+  instructionsFolder?: string;
   /** A helper's agent: its id (its approval cards say who asks) and the main agent's cards to wait among. */
   helper?: { id: string; approvals: ApprovalBroker };
 }

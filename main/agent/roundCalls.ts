@@ -9,6 +9,7 @@ import type { CommandSandbox, ToolResult } from '../tools/types';
 import { LiveOutput } from './liveOutput';
 import { CANCELLED_RESULT, cutOffCallResult, deniedResult } from './modelTexts';
 import { resultPictures, runToolCall, toolResultBlock, type AgentTool } from './toolRunner';
+import { awaitWorkspace } from './workspaceReady';
 
 /** What running a round's calls needs from the loop. */
 export interface RoundCallsContext {
@@ -21,6 +22,8 @@ export interface RoundCallsContext {
   /** What the tools may reach on the network (web_fetch). */
   network?: NetworkPolicy;
   gate: ApprovalGate;
+  /** The workspace folder exists once this settles (see AgentOptions.workspaceReady). */
+  workspaceReady?: Promise<unknown>;
   tools: readonly AgentTool[];
   signal: AbortSignal;
   emit(event: AgentEvent): void;
@@ -54,7 +57,13 @@ async function runCall(call: ToolUseBlock, isCut: boolean, context: RoundCallsCo
   else if (isCut) {
     result = { content: cutOffCallResult(call.name), isError: true };
   } else {
-    const refusal = await askApproval(call, context);
+    // Approval reads the workspace too (a file change's preview), so the folder comes first.
+    const refusal =
+      (await awaitWorkspace(
+        context.workspaceReady,
+        tools.find((t) => t.name === call.name),
+        signal,
+      )) ?? (await askApproval(call, context));
     if (refusal) {
       emit({ type: 'tool_result', id: call.id, name: call.name, content: refusal.content, isError: refusal.isError });
       return toolResultBlock(call.id, refusal);

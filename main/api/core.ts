@@ -237,7 +237,7 @@ export class KeelCore implements HandlerContext {
       settings: () => readHelperSettings(this.options.dataDir),
       changes,
       // A helper gets the main agent's tools but delegate, in its own session; its cards wait with the main agent's.
-      createAgent: (child, id, changes, inPlace): Agent => {
+      createAgent: (child, id, changes, inPlace, place): Agent => {
         // A helper in its own worktree (under the data folder, otherwise secret) gets a sandbox of
         // its own, confined to that worktree, under the same setting as the folder's; it goes
         // when the helper's task ends.
@@ -249,6 +249,7 @@ export class KeelCore implements HandlerContext {
           ...(changes ? { changes } : {}),
           ...(own ? { secrets: helperSecrets(shared.secrets ?? [], this.options.dataDir), sandbox: own } : { sandbox }),
           helper: { id, approvals: agent.approvals },
+          ...(place ? { workspaceReady: place.ready, instructionsFolder: place.instructionsFolder } : {}),
         });
         if (own) {
           const undo = helperAgent.on((event) => {
@@ -342,12 +343,14 @@ export class KeelCore implements HandlerContext {
    * entries still secret. Disposed when its helper's task ends (or with the core).
    */
   private helperSandbox(worktree: string): WorkspaceSandbox {
-    const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir));
+    // Started by its helper's first command (or approval), not now: its worktree may still be
+    // checked out, and a helper that runs no command costs no sandbox process.
+    const sandbox = this.newSandbox(worktree, (secrets) => helperSecrets(secrets, this.options.dataDir), false);
     this.helperSandboxes.add(sandbox);
     return sandbox;
   }
 
-  private newSandbox(workspace: string, adjustSecrets?: (secrets: readonly string[]) => string[]): WorkspaceSandbox {
+  private newSandbox(workspace: string, adjustSecrets?: (secrets: readonly string[]) => string[], startNow = true): WorkspaceSandbox {
     let setting: SandboxSetting;
     try {
       setting = resolveSandboxSetting(readSettingsFile(this.options.dataDir).sandbox, this.options.settingsEnv ?? process.env);
@@ -369,10 +372,14 @@ export class KeelCore implements HandlerContext {
         allows: (host) => this.network?.isAllowed(host) ?? false,
       },
     });
+    if (startNow) this.startSandbox(sandbox);
+    return sandbox;
+  }
+
+  private startSandbox(sandbox: WorkspaceSandbox): void {
     void sandbox.start().then((status) => {
       if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
     });
-    return sandbox;
   }
 
   get currentSandbox(): WorkspaceSandbox | null {

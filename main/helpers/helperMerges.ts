@@ -29,34 +29,43 @@ export class HelperMerges {
         return other && other !== helper ? [other.mergeSettled] : [];
       });
       await Promise.all(before);
-      await this.mergeNow(helper, worktrees, strategy);
+      // Its loop has ended and its changed files were just listed (and recorded): those merge.
+      await this.mergeNow(helper, worktrees, strategy, { asListed: true });
     } finally {
       helper.settleMerge();
     }
   }
 
-  /** Merges now (after any merge under way); the worktree goes when nothing is left to merge. */
-  mergeNow(helper: Helper, worktrees: Worktrees, strategy: MergeStrategy): Promise<void> {
-    const run = this.queue.then(async () => {
+  /**
+   * Merges now (after any merge under way); the worktree goes when nothing is left to merge. Only
+   * the writing into the folder waits its turn: the worktree's removal does not hold the next merge.
+   */
+  async mergeNow(helper: Helper, worktrees: Worktrees, strategy: MergeStrategy, options: { asListed?: boolean } = {}): Promise<void> {
+    const written = this.queue.then(async () => {
       const worktree = helper.worktree;
-      if (!worktree) return;
+      if (!worktree) return null;
       const before = helper.info.state;
       helper.update({ state: 'merging' });
       const { workspace, changes } = this.folder;
       for (const file of helper.info.changedFiles) changes?.beforeFileChange(join(workspace, file));
-      const outcome = await worktrees.merge(worktree, strategy).catch((error: unknown) => {
+      const outcome = await worktrees.merge(worktree, strategy, options).catch((error: unknown) => {
         helper.update({ state: before });
         throw error;
       });
       await changes?.afterToolCall();
-      if (outcome.kind === 'conflict') {
-        helper.update({ state: 'conflict', merge: 'conflict', conflictFiles: outcome.files, worktreeKept: true });
-        return;
-      }
-      await worktrees.remove(worktree);
-      helper.update({ state: 'done', merge: outcome.kind, conflictFiles: [], worktreeKept: false });
+      return { worktree, outcome };
     });
-    this.queue = run.catch(() => undefined);
-    return run;
+    this.queue = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    const merged = await written;
+    if (!merged) return;
+    if (merged.outcome.kind === 'conflict') {
+      helper.update({ state: 'conflict', merge: 'conflict', conflictFiles: merged.outcome.files, worktreeKept: true });
+      return;
+    }
+    await worktrees.remove(merged.worktree);
+    helper.update({ state: 'done', merge: merged.outcome.kind, conflictFiles: [], worktreeKept: false });
   }
 }

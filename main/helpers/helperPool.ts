@@ -26,11 +26,21 @@ export interface HelperPoolOptions {
   settings: () => HelperSettings;
   /** The main task's change records: a helper in the folder itself changes files as part of it. */
   changes?: ChangeRecorder;
-  /** A helper's agent on its own session (the core builds it as it builds the main agent). */
-  createAgent(session: WorkspaceSession, helperId: string, changes: ChangeRecorder | undefined, inPlace: boolean): Agent;
+  /**
+   * A helper's agent on its own session (the core builds it as it builds the main agent). `place`:
+   * its worktree is still being checked out; its tools wait for `ready`, and the workspace's
+   * instruction files are read from `instructionsFolder` (the folder the worktree copies).
+   */
+  createAgent(session: WorkspaceSession, helperId: string, changes: ChangeRecorder | undefined, inPlace: boolean, place?: HelperPlace): Agent;
   changed(info: HelperInfo): void;
   event(helper: string, event: AgentEvent): void;
   log?: (message: string) => void;
+}
+
+/** Where a helper in a worktree works while its checkout is under way (see HelperPoolOptions.createAgent). */
+export interface HelperPlace {
+  ready: Promise<unknown>;
+  instructionsFolder: string;
 }
 
 /**
@@ -167,15 +177,25 @@ export class HelperPool implements HelperControl {
     return this.worktreesOnce;
   }
 
-  /** Gives the helper its place, then runs its agent there until it ends. */
+  /**
+   * Gives the helper its place, then runs its agent there until it ends. Its worktree is checked
+   * out while its first request is already out (a checkout of a large repository takes seconds);
+   * its tools wait for it.
+   */
   private async work(helper: Helper, worktrees: Worktrees | null, plan: readonly HelperInfo['plan'][number][]): Promise<void> {
     const main = this.options.session;
     let release = () => {};
     let path = main.workspace;
+    let ready: Promise<void> | null = null;
     const touched = new Set<string>();
     if (worktrees) {
-      helper.worktree = await worktrees.create(helper.id);
-      path = helper.worktree.path;
+      const pending = await worktrees.begin(helper.id);
+      path = pending.path;
+      ready = pending.ready.then((worktree) => {
+        helper.worktree = worktree;
+      });
+      // Without its folder the helper cannot work: its loop ends, and the delegate call fails with why.
+      ready.catch(() => helper.stop('internal'));
     } else {
       const turn = this.inPlaceTurn;
       this.inPlaceTurn = new Promise((resolve) => (release = resolve));
@@ -195,9 +215,11 @@ export class HelperPool implements HelperControl {
             afterToolCall: async () => this.options.changes?.afterToolCall(),
             taskEnded: () => {},
           };
-      const agent = this.options.createAgent(session, helper.id, changes, !worktrees);
+      const agent = this.options.createAgent(session, helper.id, changes, !worktrees, ready ? { ready, instructionsFolder: main.workspace } : undefined);
       const message = helperFirstMessage(helper.id, helper.step, plan, helper.info.instructions, !worktrees);
       const result = await helper.run(session, agent, message);
+      // Its changes are read from its worktree: one that ended before the checkout did waits for it (or fails with it).
+      if (ready) await ready;
       const answer = finalAnswer(session);
       const stopped = helper.stopRequested;
       const changedFiles = worktrees && helper.worktree ? await worktrees.changedFiles(helper.worktree) : [...touched].sort();

@@ -14,8 +14,9 @@ export async function helperWorktrees(workspace: string, dataDir: string, log?: 
   if (swept > 0) log?.(`helpers: removed ${swept} worktree(s) left by an earlier run`);
   return {
     create: (helperId) => worktrees.create(helperId),
+    begin: (helperId) => worktrees.begin(helperId),
     changedFiles: (worktree) => worktrees.changedFiles(worktree),
-    merge: (worktree, strategy) => worktrees.merge(worktree, strategy),
+    merge: (worktree, strategy, options) => worktrees.merge(worktree, strategy, options),
     keep: (worktree, sessionId) => worktrees.keep(worktree, sessionId),
     kept: (sessionId) => worktrees.kept(sessionId),
     version: async (worktree) => ({ worktree: worktree.path, files: await worktrees.version(worktree) }),

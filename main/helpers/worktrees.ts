@@ -1,5 +1,5 @@
 import type { RequestOutput } from '../../common/contract';
-import type { HelperWorktree, MergeOutcome, MergeStrategy } from './git';
+import type { HelperWorktree, MergeOutcome, MergeStrategy, PendingWorktree } from './git';
 
 /*
  * What the helpers need of git (main/helpers/git/): a worktree per helper made from the folder as
@@ -7,13 +7,16 @@ import type { HelperWorktree, MergeOutcome, MergeStrategy } from './git';
  * against this shape; without git there is none and helpers work one at a time in the folder.
  */
 
-export type { HelperWorktree, MergeOutcome, MergeStrategy };
+export type { HelperWorktree, MergeOutcome, MergeStrategy, PendingWorktree };
 
 export interface Worktrees {
   create(helperId: string): Promise<HelperWorktree>;
+  /** The helper's place at once, its checkout under way (`ready`): a helper need not wait for it to ask its model. */
+  begin(helperId: string): Promise<PendingWorktree>;
   /** Workspace-relative paths the helper changed in its worktree. */
   changedFiles(worktree: HelperWorktree): Promise<string[]>;
-  merge(worktree: HelperWorktree, strategy?: MergeStrategy): Promise<MergeOutcome>;
+  /** `asListed`: merge the files changedFiles() listed last instead of looking again (see HelperWorktrees.merge). */
+  merge(worktree: HelperWorktree, strategy?: MergeStrategy, options?: { asListed?: boolean }): Promise<MergeOutcome>;
   /** The helper's version of its changed files beside the base and the folder's, for the person. */
   version(worktree: HelperWorktree): Promise<RequestOutput<'helper.openVersion'>>;
   /** Keeps it for the person of session `sessionId` (conflict, stopped with changes): it survives a restart. */

@@ -1,6 +1,6 @@
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { git } from './gitCommand';
+import { git, HelperGitError } from './gitCommand';
 import type { TreeEntry } from './treeDiff';
 
 /**
@@ -68,4 +68,77 @@ export async function readTreeState(cwd: string, relative: string, entry: TreeEn
   }
   const blob = await git(['cat-file', '--filters', `--path=${relative}`, entry.oid], { cwd });
   return { kind: 'file', bytes: blob.stdout, executable: entry.mode === '100755' };
+}
+
+/** The attributes that make a checked-out file differ from its blob (line endings, filters, encodings). */
+const CONVERTING = ['text', 'eol', 'crlf', 'filter', 'ident', 'working-tree-encoding'];
+
+/**
+ * Many tree entries as readTreeState reads each, in three git processes at once whatever their
+ * number (a process per file costs tens of milliseconds on a busy machine): the blobs as stored,
+ * in one `git cat-file --batch`, and which of them a checkout would convert (`check-attr`,
+ * `core.autocrlf`); only those are read again one by one through the filters, as are symbolic
+ * links. `relative` is the path from `cwd`, `prefix` what leads from the work tree's top to `cwd`.
+ */
+export async function readTreeStates(cwd: string, prefix: string, items: readonly { relative: string; entry: TreeEntry }[]): Promise<FileState[]> {
+  const states: FileState[] = new Array<FileState>(items.length).fill(ABSENT);
+  const files = items.flatMap((item, i) => (item.entry !== null && item.entry.mode !== '120000' ? [i] : []));
+  const alone = items.flatMap((item, i) => (item.entry?.mode === '120000' ? [i] : []));
+  const [blobs, converted] = await Promise.all([
+    readBlobs(
+      cwd,
+      files.map((i) => items[i]!.entry!.oid),
+    ),
+    convertedPaths(
+      cwd,
+      files.map((i) => items[i]!.relative),
+    ),
+  ]);
+  files.forEach((i, k) => {
+    if (converted.has(items[i]!.relative)) alone.push(i);
+    else states[i] = { kind: 'file', bytes: blobs[k]!, executable: items[i]!.entry!.mode === '100755' };
+  });
+  await Promise.all(
+    alone.map(async (i) => {
+      states[i] = await readTreeState(cwd, `${prefix}${items[i]!.relative}`, items[i]!.entry);
+    }),
+  );
+  return states;
+}
+
+/** The blobs' bytes as stored, in order, from one `git cat-file --batch`. */
+async function readBlobs(cwd: string, oids: readonly string[]): Promise<Buffer[]> {
+  if (oids.length === 0) return [];
+  const out = (await git(['cat-file', '--batch'], { cwd, input: oids.map((oid) => `${oid}\n`).join('') })).stdout;
+  // Per object: `<oid> blob <size>\n<bytes>\n` (or `<oid> missing\n`, which a base never is).
+  const blobs: Buffer[] = [];
+  let at = 0;
+  for (const oid of oids) {
+    const lineEnd = out.indexOf(0x0a, at);
+    const header = lineEnd < 0 ? [] : out.subarray(at, lineEnd).toString('utf8').split(' ');
+    if (header[1] !== 'blob') throw new HelperGitError('git_failed', `git cat-file --batch: no blob ${oid}`);
+    const size = Number(header[2]);
+    blobs.push(Buffer.from(out.subarray(lineEnd + 1, lineEnd + 1 + size)));
+    at = lineEnd + 1 + size + 1;
+  }
+  return blobs;
+}
+
+/** The paths whose checkout is not their blob: every one under `core.autocrlf`, else those with a converting attribute. */
+async function convertedPaths(cwd: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const [autocrlf, attributes] = await Promise.all([
+    git(['config', '--get', '--type=bool', 'core.autocrlf'], { cwd, okCodes: [1] }).then(
+      (result) => result.stdout.toString('utf8').trim() === 'true',
+      // A value that is not a boolean ("input") converts nothing on checkout.
+      () => false,
+    ),
+    git(['check-attr', '-z', '--stdin', ...CONVERTING], { cwd, input: paths.map((p) => `${p}\0`).join('') }),
+  ]);
+  if (autocrlf) return new Set(paths);
+  // `<path>\0<attribute>\0<value>\0` per path and attribute.
+  const fields = attributes.stdout.toString('utf8').split('\0');
+  const converted = new Set<string>();
+  for (let i = 0; i + 2 < fields.length; i += 3) if (fields[i + 2] !== 'unspecified') converted.add(fields[i]!);
+  return converted;
 }

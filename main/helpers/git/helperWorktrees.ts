@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { realpath, rename, rm } from 'node:fs/promises';
+import { readFile, realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileState } from './fileState';
 import { git, gitLine, HelperGitError } from './gitCommand';
 import { chooseWrites, planFiles, type MergeStrategy, type PlannedFile } from './mergePlan';
 import { locateRepository, type WorkspaceRepository } from './repository';
-import { snapshotCommit, snapshotTree } from './snapshot';
+import { SharedSnapshots } from './sharedSnapshots';
+import { snapshotChanges, snapshotCommit, snapshotTree } from './snapshot';
 import { SparePool, type SpareWorktree } from './sparePool';
-import { diffTrees, type TreeChange } from './treeDiff';
+import type { TreeChange } from './treeDiff';
 import {
   claimEntryName,
   claimSpareName,
@@ -34,6 +35,15 @@ export interface HelperWorktree {
   root: string;
   /** commit of the folder as it was when the helper started (uncommitted and untracked-not-ignored files included) */
   base: string;
+}
+
+/** A helper's worktree whose place is claimed and whose checkout may still be under way. */
+export interface PendingWorktree {
+  helperId: string;
+  /** Where the helper's folder will be (see HelperWorktree.path); it may not exist before `ready`. */
+  path: string;
+  root: string;
+  ready: Promise<HelperWorktree>;
 }
 
 export type MergeOutcome =
@@ -77,6 +87,10 @@ export class HelperWorktrees {
   private merging: Promise<unknown> = Promise.resolve();
   private readonly spares: SparePool;
   private structural: Promise<unknown> = Promise.resolve();
+  /** The folder's snapshots, shared by the helpers that start while one is being taken. */
+  private readonly snapshots = new SharedSnapshots(async () => this.takeSnapshot(await this.context()));
+  /** What changedFiles() found last, per worktree root (merge's `asListed`). */
+  private readonly listed = new Map<string, TreeChange[]>();
   /** Removed worktrees' files still being deleted (remove with `background`). */
   private readonly deleting = new Set<Promise<void>>();
 
@@ -94,18 +108,36 @@ export class HelperWorktrees {
 
   /** A new worktree holding the folder as it is now. */
   async create(helperId: string): Promise<HelperWorktree> {
+    return (await this.begin(helperId)).ready;
+  }
+
+  /**
+   * Claims the helper's place (its name and marker: milliseconds) and starts making its worktree,
+   * so that the helper can start before the checkout ends. `ready` rejects when the worktree could
+   * not be made, and then nothing of it is left (folder, git's record, ref, marker).
+   */
+  async begin(helperId: string): Promise<PendingWorktree> {
     if (!HELPER_ID.test(helperId)) throw new HelperGitError('bad_helper_id', `not a helper id: ${JSON.stringify(helperId)}`);
     const place = await this.context();
     const name = await claimEntryName(place, helperId);
     const root = path.join(place.home, name);
+    const prefixParts = place.repo.prefix.split('/').filter(Boolean);
+    const folder = path.join(root, ...prefixParts);
+    const ready = this.build(place, name, root).then((base) => ({ helperId, root, path: folder, base }));
+    // Awaited by whoever uses the worktree; a helper stopped before that must not make it unhandled.
+    ready.catch(() => undefined);
+    return { helperId, root, path: folder, ready };
+  }
+
+  /** The snapshot, its ref and the checkout into `root`; on failure the entry goes whole. */
+  private async build(place: WorkspaceContext, name: string, root: string): Promise<string> {
     try {
-      const base = await this.snapshotWorkspace(place);
+      const base = await this.snapshots.request();
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
       await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
       if (!(await this.useSpare(place, root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: place.workspace });
-      const prefixParts = place.repo.prefix.split('/').filter(Boolean);
-      return { helperId, root, path: path.join(root, ...prefixParts), base };
+      return base;
     } catch (error) {
       await removeEntry(place, name);
       throw error;
@@ -114,15 +146,27 @@ export class HelperWorktrees {
 
   /** Workspace-relative paths the helper changed against its base (new, deleted and untracked files included). */
   async changedFiles(wt: HelperWorktree): Promise<string[]> {
-    return (await this.helperChanges(wt)).map((change) => change.path).sort();
+    const changes = await this.helperChanges(wt);
+    this.listed.set(wt.root, changes);
+    return changes.map((change) => change.path).sort();
   }
 
   /**
    * Merges the helper's changes into the folder: base = wt.base, ours = the folder now, theirs =
-   * the worktree now. Merges run one at a time, so a second helper merges against the first's result.
+   * the worktree now. Merges run one at a time, so a second helper merges against the first's
+   * result; what the helper changed is looked up before its turn (it does not depend on the
+   * folder). `asListed`: the paths changedFiles() listed last, not looked up again (the helper's
+   * loop ended since: its listed files are what the change records saw before the merge).
    */
-  merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way'): Promise<MergeOutcome> {
-    const run = this.merging.then(() => replanOnMove(() => this.mergeNow(wt, strategy)));
+  merge(wt: HelperWorktree, strategy: MergeStrategy = 'three_way', options: { asListed?: boolean } = {}): Promise<MergeOutcome> {
+    const listed = options.asListed ? this.listed.get(wt.root) : undefined;
+    const changes = listed ? Promise.resolve(listed) : this.helperChanges(wt);
+    // Awaited in its turn; until then a failure must not count as unhandled.
+    changes.catch(() => undefined);
+    const run = this.merging.then(async () => {
+      const listedChanges = await changes;
+      return replanOnMove(() => this.mergeNow(wt, strategy, listedChanges));
+    });
     this.merging = run.catch(() => undefined);
     return run;
   }
@@ -164,6 +208,7 @@ export class HelperWorktrees {
       }
     }
     await removeEntry(place, name, { folderGone });
+    this.listed.delete(wt.root);
   }
 
   /**
@@ -226,9 +271,9 @@ export class HelperWorktrees {
     await Promise.all([...this.deleting]);
   }
 
-  private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy): Promise<MergeOutcome> {
+  private async mergeNow(wt: HelperWorktree, strategy: MergeStrategy, changes: TreeChange[]): Promise<MergeOutcome> {
     const place = await this.context();
-    const files = await this.plan(wt);
+    const files = await this.plan(wt, changes);
     if (files.length === 0) return { kind: 'nothing' };
     const { writes, conflicted, unwritable } = chooseWrites(files, strategy);
     if (strategy === 'three_way' && conflicted.length > 0) return { kind: 'conflict', files: conflicted };
@@ -238,9 +283,9 @@ export class HelperWorktrees {
     return conflicted.length > 0 ? { kind: 'merged', files: paths, conflicted } : { kind: 'merged', files: paths };
   }
 
-  private async plan(wt: HelperWorktree): Promise<PlannedFile[]> {
+  private async plan(wt: HelperWorktree, changes?: TreeChange[]): Promise<PlannedFile[]> {
     const place = await this.context();
-    const changes = await this.helperChanges(wt);
+    changes ??= await this.helperChanges(wt);
     return withScratch(place, (scratch) =>
       planFiles({
         workspace: place.workspace,
@@ -257,12 +302,11 @@ export class HelperWorktrees {
   private async helperChanges(wt: HelperWorktree): Promise<TreeChange[]> {
     const place = await this.context();
     if (!existsSync(wt.path)) throw new HelperGitError('worktree_missing', `${wt.helperId}'s worktree ${wt.path} is gone`);
-    const indexFile = path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
-    const tree = await withScratch(place, (scratch) => snapshotTree({ folder: wt.path, indexFile, scratch }));
-    return diffTrees(wt.path, wt.base, tree);
+    const indexFile = await worktreeIndexFile(wt);
+    return withScratch(place, (scratch) => snapshotChanges({ folder: wt.path, indexFile, scratch }, wt.base));
   }
 
-  private snapshotWorkspace(place: WorkspaceContext): Promise<string> {
+  private takeSnapshot(place: WorkspaceContext): Promise<string> {
     return withScratch(place, async (scratch) => {
       const tree = await snapshotTree({ folder: place.workspace, indexFile: place.repo.indexFile, scratch });
       return snapshotCommit(place.workspace, tree, SNAPSHOT_MESSAGE);
@@ -303,7 +347,7 @@ export class HelperWorktrees {
     const name = await claimSpareName(place);
     const root = path.join(place.home, name);
     try {
-      const commit = await this.snapshotWorkspace(place);
+      const commit = await this.snapshots.request();
       // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
       await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: place.workspace });
       return { name, root, commit };
@@ -341,6 +385,18 @@ async function locateWorkspace(options: { workspace: string; dataDir: string }, 
   const inside = dataDir === repo.root || dataDir.startsWith(repo.root + path.sep);
   const base = inside ? path.join(tmpdir(), 'keel-helper-worktrees') : path.join(dataDir, 'worktrees');
   return { repo, workspace: repo.workspace, home: path.join(base, key), refPrefix: `refs/keel/helpers/${key}/`, exclusive };
+}
+
+/**
+ * The worktree's own index: `<root>/.git` names its git folder (`gitdir: …`), which holds it. Read
+ * from the file, as git does, instead of asking git (a process); git is asked when that file is
+ * not what git writes (the helper replaced it).
+ */
+async function worktreeIndexFile(wt: HelperWorktree): Promise<string> {
+  const pointer = await readFile(path.join(wt.root, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.+)\n?$/.exec(pointer)?.[1];
+  if (gitDir && existsSync(path.resolve(wt.root, gitDir))) return path.join(path.resolve(wt.root, gitDir), 'index');
+  return path.resolve(wt.path, await gitLine(['rev-parse', '--git-path', 'index'], { cwd: wt.path }));
 }
 
 function asText(state: FileState): string | null {

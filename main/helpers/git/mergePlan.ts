@@ -1,4 +1,4 @@
-import { ABSENT, readDiskState, readTreeState, type FileState } from './fileState';
+import { ABSENT, readDiskState, readTreeStates, type FileState } from './fileState';
 import { resolveFile, type MergeLabels, type Resolution } from './resolveFile';
 import type { TreeChange } from './treeDiff';
 import type { PlannedWrite } from './writeStates';
@@ -14,7 +14,7 @@ export interface PlannedFile {
   resolution: Resolution;
 }
 
-/** How many files are read and merged at once (each costs a git process or two). */
+/** How many files are read and merged at once (a text merge of both sides' edits costs a git process). */
 const PARALLEL = 8;
 
 /**
@@ -30,9 +30,14 @@ export async function planFiles(options: {
   scratch: string;
   labels: MergeLabels;
 }): Promise<PlannedFile[]> {
-  const planOne = async (change: TreeChange): Promise<PlannedFile> => {
-    const [base, ours, theirs] = await Promise.all([
-      readTreeState(options.helperFolder, `${options.prefix}${change.path}`, change.before),
+  // Every base at once (see readTreeStates); ours and theirs are files on disk.
+  const bases = await readTreeStates(
+    options.helperFolder,
+    options.prefix,
+    options.changes.map((change) => ({ relative: change.path, entry: change.before })),
+  );
+  const planOne = async (change: TreeChange, base: FileState): Promise<PlannedFile> => {
+    const [ours, theirs] = await Promise.all([
       readDiskState(options.workspace, change.path),
       change.after === null ? Promise.resolve(ABSENT) : readDiskState(options.helperFolder, change.path),
     ]);
@@ -41,7 +46,7 @@ export async function planFiles(options: {
   };
   const files: PlannedFile[] = [];
   for (let i = 0; i < options.changes.length; i += PARALLEL) {
-    files.push(...(await Promise.all(options.changes.slice(i, i + PARALLEL).map(planOne))));
+    files.push(...(await Promise.all(options.changes.slice(i, i + PARALLEL).map((change, k) => planOne(change, bases[i + k]!)))));
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

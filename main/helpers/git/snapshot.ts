@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitLine } from './gitCommand';
+import { diffIndex, type TreeChange } from './treeDiff';
 
 /** Who the snapshot commits say made them (the person's repository may have no user.name at all). */
 const KEEL_IDENTITY = {
@@ -26,7 +27,20 @@ export interface SnapshotSource {
  * touched: `git add -A` runs into a temporary copy of the index, which is deleted afterwards.
  * Outside the folder (a workspace below the repository's top) the tree holds what the index holds.
  */
-export async function snapshotTree(source: SnapshotSource): Promise<string> {
+export function snapshotTree(source: SnapshotSource): Promise<string> {
+  return withSnapshotIndex(source, (env) => gitLine(['write-tree'], { cwd: source.folder, env }));
+}
+
+/**
+ * What changed in the folder against the commit `base`, as snapshotTree would see it, without
+ * writing the tree: the snapshot's index compared with `base` (one git process fewer).
+ */
+export function snapshotChanges(source: SnapshotSource, base: string): Promise<TreeChange[]> {
+  return withSnapshotIndex(source, (env) => diffIndex(source.folder, base, env));
+}
+
+/** `git add -A` into a copy of the folder's index, then `work` with that index; the copy is deleted after. */
+async function withSnapshotIndex<T>(source: SnapshotSource, work: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const tempIndex = path.join(source.scratch, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     try {
@@ -37,7 +51,7 @@ export async function snapshotTree(source: SnapshotSource): Promise<string> {
     }
     const env = { GIT_INDEX_FILE: tempIndex };
     await git(['add', '-A', '--', '.'], { cwd: source.folder, env });
-    return await gitLine(['write-tree'], { cwd: source.folder, env });
+    return await work(env);
   } finally {
     await rm(tempIndex, { force: true });
     await rm(`${tempIndex}.lock`, { force: true });

@@ -19,8 +19,18 @@ const SUBMODULE_MODE = '160000';
  */
 export async function diffTrees(cwd: string, before: string, after: string): Promise<TreeChange[]> {
   const out = await git(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--relative', before, after, '--', '.'], { cwd });
-  // `:<mode> <mode> <oid> <oid> <status>\0<path>\0` per change.
-  const fields = out.stdout.toString('utf8').split('\0');
+  return parseRawDiff(out.stdout);
+}
+
+/** What changed between the commit `before` and the index `env` names (GIT_INDEX_FILE), inside `cwd`, as diffTrees says it. */
+export async function diffIndex(cwd: string, before: string, env: Record<string, string>): Promise<TreeChange[]> {
+  const out = await git(['diff-index', '--cached', '-z', '--raw', '--no-renames', '--relative', before, '--', '.'], { cwd, env });
+  return parseRawDiff(out.stdout);
+}
+
+/** `:<mode> <mode> <oid> <oid> <status>\0<path>\0` per change; submodules left out. */
+function parseRawDiff(stdout: Buffer): TreeChange[] {
+  const fields = stdout.toString('utf8').split('\0');
   const changes: TreeChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const meta = fields[i]!;
