@@ -292,6 +292,22 @@ describe('an afternoon in keel web', () => {
     await idle();
     expect(await focused()).toBe('Message to the agent');
     await board(page).locator('.stopped-banner').waitFor();
+
+    // The person marks their own step done from the keyboard: arrows pass "In progress" (another step is) without sending it; Enter sets it.
+    const status = page.getByRole('combobox', { name: `Status of ${MINE}`, exact: true });
+    const version = await boardVersion(page);
+    await status.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    expect(await status.inputValue()).toBe('pending');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await status.inputValue()).toBe('completed');
+    expect(await board(page).getByRole('alert').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await waitForNewVersion(page, version);
+    expect(await status.inputValue()).toBe('completed');
+    expect(await focused()).toBe(`Status of ${MINE}`);
   }, 60_000);
 
   test('stopped, at 1024×700, 1280×800 with the terminal open and 1920×1080: the plan’s steps in view, axe clean', async () => {
