@@ -4,7 +4,8 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reply, text, textOf, toolResults, toolResultText, toolUse, type ScriptedRequest } from '../support/scriptedAnthropic';
 import { accessibilityProblems } from './support/axe';
-import { board, boardVersion, screenshot, stepTexts, waitForNewVersion } from './support/board';
+import { board, boardVersion, screenshot, screenshotsWanted, stepTexts, waitForNewVersion } from './support/board';
+import { connectKeelSocket } from './support/keelSocket';
 import { gate } from './support/heldAnswer';
 import { tempDir } from './support/keelWeb';
 import { useScriptedWindow } from './support/scriptedWindow';
@@ -140,6 +141,20 @@ async function allowWithMouse(): Promise<void> {
 /** test-results/screenshots/afternoon-NAME.png, with KEEL_SCREENSHOTS=1. */
 async function shot(name: string): Promise<void> {
   await screenshot(page, `afternoon-${name}`);
+}
+
+/** Theme and language as another window sets them (for the screenshots only: the test sets them in Settings). */
+async function setLook(look: { theme: 'light' | 'dark'; language: 'en' | 'zh-CN' }): Promise<void> {
+  const socket = await connectKeelSocket(scripted.keel.url);
+  const result = await socket.request('settings.update', look);
+  socket.close();
+  if (!result.ok) throw new Error(result.error.message);
+  await page.reload();
+  await board(page).waitFor();
+  await page.waitForFunction(
+    ([language, theme]) => document.documentElement.lang === language && document.documentElement.dataset.theme === theme,
+    [look.language, look.theme],
+  );
 }
 
 /** Opens Settings with its shortcut and waits for the dialog. */
@@ -333,6 +348,14 @@ describe('an afternoon in keel web', () => {
       if (steps !== 5) found.push(`${size.width}×${size.height}: ${steps} of 5 steps in view`);
       await shot(`stopped-${size.width}-light`);
       await axe(`stopped ${size.width}`);
+      if (screenshotsWanted()) {
+        for (const look of [{ theme: 'dark', language: 'en' } as const, { theme: 'light', language: 'zh-CN' } as const]) {
+          await setLook(look);
+          if (size.width === 1280) await page.locator('.terminal-panel .xterm').first().waitFor();
+          await shot(`stopped-${size.width}-${look.theme}-${look.language}`);
+        }
+        await setLook({ theme: 'light', language: 'en' });
+      }
     }
     expect(found).toEqual([]);
   }, 60_000);
