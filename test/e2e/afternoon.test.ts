@@ -361,8 +361,11 @@ describe('an afternoon in keel web', () => {
   }, 60_000);
 
   test('Continue; a reload mid-turn shows the recorded cards', async () => {
-    const stopped = board(page).locator('.stopped-banner');
-    await stopped.getByRole('button', { name: 'Continue' }).click();
+    // From the message box, one Shift+Tab reaches the chat's Continue.
+    await composer().focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Continue');
+    await page.keyboard.press('Enter');
     await waitForRequests(9);
     expect(textOf(request(9).body.messages.at(-1))).toContain('Continue with the unfinished steps of the plan.');
     // The model is told the person put the step back.
