@@ -84,6 +84,10 @@ const scripted = useScriptedWindow(
       // 12: after Settings → Full auto, a command without a card.
       reply(toolUse('bash', { command: 'python3 -m unittest -q' }, 'toolu_auto')),
       reply(text('Still green.')),
+      // 14: after Settings → Auto-approve edits, an edit goes ahead and a command asks.
+      reply(toolUse('edit_file', { path: 'calc.py', old_text: 'rounded to cents', new_text: 'rounded to whole cents' }, 'toolu_doc')),
+      reply(toolUse('bash', { command: 'python3 -m unittest -q' }, 'toolu_asks')),
+      reply(text('Docstring clearer, tests green.')),
     ],
   },
   90_000,
@@ -412,7 +416,7 @@ describe('an afternoon in keel web', () => {
     await button.click();
   }, 60_000);
 
-  test('Settings → Full auto: the status bar and the next command agree', async () => {
+  test('Settings → Full auto, then Auto-approve edits: the status bar and the next calls agree', async () => {
     const dialog = await openSettings();
     await axe('settings');
     await dialog.getByRole('radio', { name: /Full auto/ }).check();
@@ -427,6 +431,21 @@ describe('an afternoon in keel web', () => {
     await idle();
     expect(await approval().count()).toBe(0);
     expect(await cardHead('toolu_auto')).toEqual({ phase: 'phase-done', head: 'exit 0' });
+
+    // The safe direction: Auto-approve edits; the bar says so, the edit goes ahead, the command asks.
+    const again = await openSettings();
+    await again.getByRole('radio', { name: /Auto-approve edits/ }).check();
+    await again.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => again.locator('.saved-note').innerText()).toContain('This session now uses “Auto-approve edits”');
+    await closeSettings(again);
+    await expect.poll(() => modeButton().innerText()).toBe('Auto-approve edits');
+    await composer().fill('Make the docstring clearer');
+    await composer().press('Enter');
+    await approval().waitFor();
+    expect(await approval().innerText()).toContain('python3 -m unittest -q');
+    expect(readFileSync(join(folder, 'calc.py'), 'utf8')).toContain('rounded to whole cents');
+    await allowWithMouse();
+    await idle();
   }, 60_000);
 
   test('简体中文 and back, dark; axe found nothing serious on any screen', async () => {
@@ -435,7 +454,7 @@ describe('an afternoon in keel web', () => {
     await page.locator('html[lang="zh-CN"]').waitFor();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).first().innerText()).not.toBe('Settings');
     await closeSettings(dialog);
-    expect(await modeButton().innerText()).toBe('完全自动');
+    expect(await modeButton().innerText()).toBe('自动批准修改');
     // The edit sent to the agent, from the transcript (the page has reloaded since): a list in 中文, the wire text folded.
     const sent = chat().locator('.notice-plan_update').first();
     const box = (await chat().locator('.transcript-scroll').boundingBox())!;
@@ -456,7 +475,7 @@ describe('an afternoon in keel web', () => {
     await page.locator('html[data-theme="dark"]').waitFor();
     await axe('settings dark');
     await closeSettings(dialog);
-    expect(await modeButton().innerText()).toBe('Full auto');
+    expect(await modeButton().innerText()).toBe('Auto-approve edits');
 
     expect(axeFound).toEqual([]);
   }, 60_000);
