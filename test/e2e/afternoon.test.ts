@@ -210,7 +210,7 @@ describe('an afternoon in keel web', () => {
     await expect.poll(() => modeButton().innerText()).toBe('Ask first');
   }, 60_000);
 
-  test('the task: a 4-step plan, a command allowed by keyboard, another denied with a reason', async () => {
+  test('the task: a 4-step plan, by keyboard a command allowed and another denied with a reason', async () => {
     await composer().focus();
     await page.keyboard.type('total() rounds 0.35 to 0.3; fix it so the test passes');
     await page.keyboard.press('Enter');
@@ -225,9 +225,16 @@ describe('an afternoon in keel web', () => {
     await page.keyboard.press('Enter');
 
     // The second is denied with a reason the model reads.
+    // The next card takes the focus too; the reason and Deny are a few Tabs on.
     await expect.poll(() => approval().innerText()).toContain('pip install pytest');
-    await approval().getByRole('textbox', { name: 'Reason for denying (optional, sent to the agent)' }).fill(DENY_REASON);
-    await approval().getByRole('button', { name: 'Deny' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className ?? '')).toContain('approval-card');
+    const REASON = 'Reason for denying (optional, sent to the agent)';
+    for (let i = 0; i < 4 && (await focused()) !== REASON; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe(REASON);
+    await page.keyboard.type(DENY_REASON);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Deny');
+    await page.keyboard.press('Enter');
     await held.arrived;
     expect(toolResultText(toolResults(request(3)).find((r) => r.tool_use_id === 'toolu_cat')!)).toContain('round(sum(prices), 1)');
     const denied = toolResults(request(4)).find((r) => r.tool_use_id === 'toolu_pip')!;
@@ -460,11 +467,17 @@ describe('an afternoon in keel web', () => {
     const box = (await chat().locator('.transcript-scroll').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     for (let i = 0; i < 60 && (await sent.count()) === 0; i++) await page.mouse.wheel(0, -300);
-    await sent.getByRole('button', { name: '你对计划的修改已发给智能体' }).click();
-    const list = sent.getByRole('list', { name: '你的修改（已告知智能体）' });
+    // Held as found: the scroll may still move the rows, and the first rendered one with them.
+    const row = (await sent.elementHandle())!;
+    await row.scrollIntoViewIfNeeded();
+    const head = (await row.$('button.notice-head'))!;
+    expect(await head.innerText()).toBe('你对计划的修改已发给智能体');
+    await head.click();
+    const list = (await row.waitForSelector('ul.plan-changes'))!;
+    expect(await list.getAttribute('aria-label')).toBe('你的修改（已告知智能体）');
     expect(await list.innerText()).toContain(`新增“${MINE}”`);
-    expect(await sent.locator('.notice-wire').getAttribute('open')).toBeNull();
-    expect(await sent.innerText()).not.toContain('<plan-update');
+    expect(await (await row.$('.notice-wire'))!.getAttribute('open')).toBeNull();
+    expect(await row.innerText()).not.toContain('<plan-update');
     await shot('main-1280-light-zh');
     await axe('main zh');
 
