@@ -385,6 +385,8 @@ describe('an afternoon in keel web', () => {
     await approval().waitFor();
     await allowWithMouse();
     await card('toolu_wait2').and(page.locator('.phase-running')).waitFor();
+    // Answered: nothing goes on telling a screen reader that the agent waits for the person.
+    expect(await chat().innerText()).not.toContain('The agent is waiting for your approval.');
     const before = {
       cat: await cardHead('toolu_cat'),
       pip: await cardHead('toolu_pip'),
