@@ -382,7 +382,11 @@ describe('an afternoon in keel web', () => {
     // The model is told the person put the step back.
     expect(textOf(request(9).body.messages.at(-1))).toContain(MINE);
 
+    // A reload while the card waits: it is there again, and still answers.
     await approval().waitFor();
+    await page.reload();
+    await approval().waitFor();
+    expect(await approval().innerText()).toContain('echo second');
     await allowWithMouse();
     await card('toolu_wait2').and(page.locator('.phase-running')).waitFor();
     // Answered: nothing goes on telling a screen reader that the agent waits for the person.
