@@ -495,6 +495,17 @@ describe('an afternoon in keel web', () => {
     await axe('settings dark');
     await closeSettings(dialog);
     expect(await modeButton().innerText()).toBe('Auto-approve edits');
+    await axe('main dark');
+    // Changes in dark, opened and closed from the keyboard.
+    const button = page.locator('.header-actions .changes-button');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.changes-panel').waitFor();
+    await axe('changes dark');
+    await shot('changes-1280-dark');
+    await page.keyboard.press('Escape');
+    await page.locator('.changes-panel').waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Changes: 1 file changed by the agent');
 
     expect(axeFound).toEqual([]);
   }, 60_000);
