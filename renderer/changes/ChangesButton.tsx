@@ -29,6 +29,8 @@ export function ChangesButton({ count, open, onToggle }: { count: number; open: 
     >
       <ChangesIcon />
       <span className="header-label">{t('changes.button')}</span>
+      {/* The space keeps the visible text "Changes 1" a part of the name "Changes: 1 file…" (axe reads the badge too). */}
+      {count > 0 ? ' ' : null}
       {count > 0 ? (
         <span className="changes-badge" aria-hidden="true">
           {count}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TaskChanges } from '../../common/contract';
 import { api } from '../api';
+import { changedFileCount } from './changedFiles';
 
 export interface ChangesState {
   /** Tasks oldest first, as main keeps them; null until it has answered. */
@@ -45,6 +46,6 @@ export function useChanges(sessionId: string | null): ChangesState {
   }, [sessionId]);
 
   const refresh = useCallback(() => load.current(), []);
-  const appliedCount = tasks?.reduce((count, task) => count + task.files.filter((file) => file.state === 'applied').length, 0) ?? 0;
+  const appliedCount = changedFileCount(tasks);
   return { tasks, error, appliedCount, refresh };
 }

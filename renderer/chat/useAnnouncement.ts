@@ -16,7 +16,10 @@ export function useAnnouncement(chat: ChatSnapshot): string {
   const previousOutcome = useRef(outcome?.id ?? null);
 
   useEffect(() => {
-    if (approvals > previousApprovals.current) setText(t('chat.announce.approval'));
+    const waiting = t('chat.announce.approval');
+    if (approvals > previousApprovals.current) setText(waiting);
+    // Answered: the region must not go on saying the agent waits (a reader finds it while browsing).
+    else if (approvals === 0) setText((current) => (current === waiting ? '' : current));
     previousApprovals.current = approvals;
   }, [approvals, t]);
 

@@ -2,8 +2,8 @@ import type { changes as en } from '../en/changes';
 
 export const changes: Record<keyof typeof en, string> = {
   'changes.button': '更改',
-  'changes.buttonLabel': '更改：智能体更改了 {count} 个文件',
-  'changes.buttonLabelOne': '更改：智能体更改了 1 个文件',
+  'changes.buttonLabel': '更改：{count} 个文件由智能体更改',
+  'changes.buttonLabelOne': '更改：1 个文件由智能体更改',
   'changes.title': '更改',
   'changes.subtitle': '本会话中智能体创建、编辑或删除的文件，最新的任务在前',
   'changes.close': '关闭更改',
