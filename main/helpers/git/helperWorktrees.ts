@@ -136,7 +136,7 @@ export class HelperWorktrees {
       // The ref keeps the snapshot from gc until remove(); the worktree's HEAD alone would too,
       // but not once a helper moves it.
       await git(['update-ref', `${place.refPrefix}${name}`, base], { cwd: place.workspace });
-      if (!(await this.useSpare(place, root, base))) await git(['worktree', 'add', '--detach', '--quiet', root, base], { cwd: place.workspace });
+      if (!(await this.useSpare(place, root, base))) await addWorktree(place, root, base);
       return base;
     } catch (error) {
       await removeEntry(place, name);
@@ -349,7 +349,7 @@ export class HelperWorktrees {
     try {
       const commit = await this.snapshots.request();
       // The worktree's HEAD keeps its commit from gc; a spare needs no ref of its own.
-      await git(['worktree', 'add', '--detach', '--quiet', root, commit], { cwd: place.workspace });
+      await addWorktree(place, root, commit);
       return { name, root, commit };
     } catch (error) {
       await removeEntry(place, name);
@@ -410,6 +410,17 @@ function asText(state: FileState): string | null {
  * nothing written) is planned again against the folder as it is now; a folder that keeps changing
  * is left to the person as a conflict, with nothing written.
  */
+/**
+ * A detached worktree of `commit` at `root`. `git worktree add` reads every worktree's admin
+ * folder, and fails on one another add is making at that moment ("failed to read
+ * .git/worktrees/<name>/commondir"): the admin folders are made one at a time, without a
+ * checkout, and the checkouts (the slow part) then run side by side.
+ */
+async function addWorktree(place: WorkspaceContext, root: string, commit: string): Promise<void> {
+  await place.exclusive(() => git(['worktree', 'add', '--detach', '--quiet', '--no-checkout', root, commit], { cwd: place.workspace }));
+  await git(['reset', '--hard', '--quiet'], { cwd: root });
+}
+
 async function replanOnMove(mergeOnce: () => Promise<MergeOutcome>): Promise<MergeOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -66,10 +66,13 @@ export async function removeEntry(place: EntryPlace, name: string, options: { fo
   // A folder already moved away (remove in the background) is only git's to forget.
   const removed =
     !options.folderGone &&
-    (await git(['worktree', 'remove', '--force', '--force', root], { cwd }).then(
-      () => true,
-      () => false,
-    ));
+    // One at a time with adds: git reads every worktree's admin folder, and fails on one being made.
+    (await place
+      .exclusive(() => git(['worktree', 'remove', '--force', '--force', root], { cwd }))
+      .then(
+        () => true,
+        () => false,
+      ));
   if (!removed) {
     // Not (or no longer) a worktree git knows, or one git refuses to remove: the folder goes
     // anyway, and git forgets every worktree whose folder is gone.
