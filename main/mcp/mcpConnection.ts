@@ -154,6 +154,11 @@ export class McpConnection {
           ...commandEnvironment(env, await loginShellPath()),
           ...expandRecord(config.env, env, missing),
           ...sandboxEnv,
+          // The sandbox runs the server through `bash -c`, whose stdin here is a socket (Node's
+          // pipes are socket pairs): a top-level bash takes that for rshd and runs ~/.bashrc,
+          // outside and inside the sandbox (slow, and it waited 60 s on a stale pyenv lock).
+          // Below level 2 only: a level of 1 makes each of them a nested shell.
+          ...(config.sandbox ? { SHLVL: '1' } : {}),
           [MARKER_VARIABLE]: this.marker.split('=')[1]!,
         },
         cwd,
