@@ -19,7 +19,9 @@ export async function connectKeelSocket(pageUrl: string): Promise<KeelSocket> {
     socket.once('error', reject);
   });
   const pending = new Map<number, (result: Result<unknown>) => void>();
-  socket.on('message', (data) => {
+  socket.on('message', (data, isBinary) => {
+    // Terminal output arrives as binary frames (common/terminalFrames.ts), for every client.
+    if (isBinary) return;
     const message = JSON.parse(String(data)) as { type: string; id?: number; result?: Result<unknown> };
     if (message.type === 'response' && message.id !== undefined) {
       pending.get(message.id)?.(message.result!);
