@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { afterBridges } from './bridgeWait';
 import type { HelperMessage, HelperReply, HelperRequest } from './helperProtocol';
+import { offerProgramLookup } from './programLookup';
 import { seccompApplyPath } from './seccompPath';
 
 const CHECK_TIMEOUT_MS = 15_000;
@@ -115,6 +116,7 @@ function shutDown(): Promise<void> {
   return shuttingDown;
 }
 
+offerProgramLookup();
 if (parentPort) parentPort.on('message', (event) => receive(event.data));
 else process.on('message', receive);
 
