@@ -1,6 +1,6 @@
 import type { AgentEvent } from './agentEvents';
 import type { ChatImage, ChatItem } from './chat';
-import { addSources } from './webSearch';
+import { addSources } from './webPages';
 
 const MAX_LIVE_OUTPUT = 64 * 1024;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentEventSchema } from './agentEvents';
 import { LIMITS } from './limits';
+import { HELPER_STATES } from './helperStates';
 import { PlanItemSchema, ProposedPlanItemSchema } from './plan/schemas';
 
 /*
@@ -9,25 +10,9 @@ import { PlanItemSchema, ProposedPlanItemSchema } from './plan/schemas';
  * is, its live state, and the requests the person steers helpers with. Pure schemas, no I/O.
  */
 
-/**
- * A helper's life, as the board shows it under its step:
- * - starting: its worktree is being made (or, outside git, it waits its turn in the folder);
- * - thinking / tool / waiting_approval: the agent loop's state;
- * - merging: its changes are being merged into the folder;
- * - done: finished and merged (or nothing to merge);
- * - conflict: finished, but its changes could not be merged: the folder is unchanged, its
- *   worktree is kept until the person merges or discards it (`conflictFiles`);
- * - failed: the model or Keel failed, or it made no progress for `helpers.stallSeconds`;
- * - stopped: the person (or the main task's Stop) stopped it.
- * A failed or stopped helper that changed files keeps its worktree too (`worktreeKept`).
- */
-export const HELPER_STATES = ['starting', 'thinking', 'tool', 'waiting_approval', 'merging', 'done', 'conflict', 'failed', 'stopped'] as const;
+// A helper's life (its states, which are final): common/helperStates.ts.
+export { HELPER_ENDED_STATES, HELPER_STATES, isHelperEnded, type HelperState } from './helperStates';
 export const HelperStateSchema = z.enum(HELPER_STATES);
-export type HelperState = z.infer<typeof HelperStateSchema>;
-
-/** States after which the helper's agent loop no longer runs. */
-export const HELPER_ENDED_STATES: readonly HelperState[] = ['done', 'conflict', 'failed', 'stopped'];
-export const isHelperEnded = (state: HelperState): boolean => HELPER_ENDED_STATES.includes(state);
 
 /** How a helper's changes came back into the folder. */
 export const HelperMergeSchema = z.enum([

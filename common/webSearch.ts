@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { addSources } from './webPages';
+
+// Addresses the chat names and links to, and an answer's numbered sources: common/webPages.ts.
+export { addSources, hostOf, isWebPage } from './webPages';
 
 /** One search result as the chat shows it: a title and where it is, never its content. */
 export const WebSearchHitSchema = z.object({ title: z.string(), url: z.string() });
@@ -32,15 +36,6 @@ export function webSearchOutcome(content: unknown): WebSearchOutcome {
   };
 }
 
-/** The host of a result's address, as the chat names it ('' for an address that does not read). */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
 const CitationBlock = z.looseObject({ type: z.literal('web_search_result_location'), url: z.string(), title: z.string().nullish() });
 
 /**
@@ -57,16 +52,4 @@ export function citedPages(block: unknown): WebSearchHit[] {
       return cite.success ? [{ title: cite.data.title || cite.data.url, url: cite.data.url }] : [];
     }),
   );
-}
-
-/** The sources of an answer with `more` added: numbered in the order first cited, a page cited again keeps its number. */
-export function addSources(sources: readonly WebSearchHit[], more: readonly WebSearchHit[]): WebSearchHit[] {
-  const next = [...sources];
-  for (const page of more) if (!next.some((known) => known.url === page.url)) next.push(page);
-  return next;
-}
-
-/** An address the chat may link to: the window opens only web pages, outside itself. */
-export function isWebPage(url: string): boolean {
-  return /^https?:\/\//i.test(url) && hostOf(url) !== '';
 }

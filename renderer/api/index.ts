@@ -19,7 +19,9 @@ function createApi(): KeelApi {
   }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const openSocket =
-    typeof Worker === 'function' ? socketOpener(() => new Worker(new URL('./socketWorker.ts', import.meta.url), { type: 'module' })) : undefined;
+    typeof Worker === 'function'
+      ? socketOpener((first) => new Worker(new URL('./socketWorker.ts', import.meta.url), { type: 'module', name: JSON.stringify(first) }))
+      : undefined;
   return createWsApi(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`, openSocket);
 }
 

@@ -14,7 +14,8 @@ export interface SocketLink {
 export type OpenSocket = (url: string, handlers: SocketHandlers) => SocketLink;
 
 /** Messages to the socket worker. */
-export type ToSocketWorker = { type: 'connect'; connection: number; url: string } | { type: 'send'; connection: number; data: string | Uint8Array };
+export type ToSocketWorker = ConnectMessage | { type: 'send'; connection: number; data: string | Uint8Array };
+export type ConnectMessage = { type: 'connect'; connection: number; url: string };
 
 /** Messages from the socket worker, each tagged with the connection it is about. */
 export type FromSocketWorker =
@@ -45,7 +46,7 @@ export const openDirectSocket: OpenSocket = (url, handlers) => {
  * frame reaches the page as a transferred buffer, not a copy. Without workers (or when the
  * worker's script cannot load) the socket is the page's own.
  */
-export function socketOpener(makeWorker: () => Worker): OpenSocket {
+export function socketOpener(makeWorker: (first: ConnectMessage) => Worker): OpenSocket {
   let worker: Worker | undefined;
   let failed = false;
   let connection = 0;
@@ -71,9 +72,14 @@ export function socketOpener(makeWorker: () => Worker): OpenSocket {
 
   return (url, handlers) => {
     fallback = undefined;
+    const mine = { connection: ++connection, url, handlers, open: false, settled: false };
+    const connect: ConnectMessage = { type: 'connect', connection: mine.connection, url };
+    let connecting = false;
     if (!failed && !worker) {
       try {
-        worker = makeWorker();
+        // Its first connect goes in its name (see socketWorker.ts), not in a message.
+        worker = makeWorker(connect);
+        connecting = true;
         worker.addEventListener('message', (event: MessageEvent<FromSocketWorker>) => {
           const message = event.data;
           if (!current || message.connection !== current.connection) return;
@@ -93,10 +99,9 @@ export function socketOpener(makeWorker: () => Worker): OpenSocket {
       }
     }
     if (failed || !worker) return openDirectSocket(url, handlers);
-    const mine = { connection: ++connection, url, handlers, open: false, settled: false };
     current = mine;
     const post = (message: ToSocketWorker) => worker?.postMessage(message);
-    post({ type: 'connect', connection: mine.connection, url });
+    if (!connecting) post(connect);
     return {
       send: (data) => (fallback && current === mine ? fallback.send(data) : post({ type: 'send', connection: mine.connection, data })),
       isOpen: () => (fallback && current === mine ? fallback.isOpen() : mine.open),

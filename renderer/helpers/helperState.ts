@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../common/agentEvents';
-import { isHelperEnded, type HelperInfo, type HelperIsolation, type HelperState } from '../../common/helpers';
+import type { HelperInfo, HelperIsolation } from '../../common/helpers';
+import { isHelperEnded, type HelperState } from '../../common/helperStates';
 
 /*
  * The board's view of the open session's helpers, as pure functions over immutable records:

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { isHelperEnded } from '../../common/helpers';
+import { isHelperEnded } from '../../common/helperStates';
 import type { HelperView } from '../helpers/helperState';
 import type { HelperStore } from '../helpers/helperStore';
 import { liveStateText, mergeText, reasonText } from '../helpers/helperWords';

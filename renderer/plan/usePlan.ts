@@ -5,6 +5,7 @@ import type { PlanOverride } from '../../common/plan/overrides';
 import type { PlanItem } from '../../common/plan/types';
 import { isPlanConflict, isPlanInvalid } from '../../common/planEditErrors';
 import { api } from '../api';
+import { openPlan } from './windowOpenPlan';
 import { aboutTheChangedStep, placeProblems, type PlacedProblems, type Proposal } from './proposals';
 
 export interface BoardErrors extends PlacedProblems {
@@ -13,6 +14,8 @@ export interface BoardErrors extends PlacedProblems {
 }
 
 export const noErrors: BoardErrors = { byItem: {}, add: [], list: [], conflict: null };
+
+const NO_OVERRIDES: PlanOverride[] = [];
 
 /** What the person did: an edit turns the stored items into the whole proposed list. */
 export type Operation = (items: readonly PlanItem[]) => Proposal;
@@ -37,10 +40,11 @@ export interface PlanState {
  * from the answer to an edit or from the `plan.changed` event, whichever comes first.
  */
 export function usePlan(sessionId: string): PlanState {
-  const [snapshot, setSnapshot] = useState<PlanSnapshot | null>(null);
+  // What the window already heard of this session's plan, drawn at once (main's answer follows).
+  const [snapshot, setSnapshot] = useState<PlanSnapshot | null>(() => openPlan.peek(sessionId));
   const [errors, setErrors] = useState<BoardErrors>(noErrors);
-  const [overrides, setOverrides] = useState<PlanOverride[]>([]);
-  const latest = useRef<PlanSnapshot | null>(null);
+  const [overrides, setOverrides] = useState<PlanOverride[]>(() => openPlan.peek(sessionId)?.overrides ?? NO_OVERRIDES);
+  const latest = useRef<PlanSnapshot | null>(snapshot);
   const previousEdit = useRef<Promise<PlanSnapshot | null> | null>(null);
 
   const show = useCallback((next: PlanSnapshot, force = false) => {
@@ -57,13 +61,15 @@ export function usePlan(sessionId: string): PlanState {
   }, []);
 
   useEffect(() => {
-    latest.current = null;
-    setSnapshot(null);
-    setErrors(noErrors);
-    setOverrides([]);
     let live = true;
     const unsubscribe = api.on('plan.changed', (next) => show(next));
-    void api.request('plan.get', {}).then((result) => {
+    // Read after subscribing: what arrived before the listener is in it, what comes later reaches the listener.
+    const known = openPlan.peek(sessionId);
+    latest.current = known;
+    setSnapshot(known);
+    setErrors(noErrors);
+    setOverrides(known?.overrides ?? NO_OVERRIDES);
+    void openPlan.request().then((result) => {
       if (live && result.ok) show(result.value);
     });
     return () => {

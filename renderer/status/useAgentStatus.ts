@@ -4,6 +4,7 @@ import type { AgentState, Usage } from '../../common/agentEvents';
 import { unfinishedItems } from '../../common/plan/render';
 import { settledAgentState } from '../../common/plan/sessionState';
 import { api } from '../api';
+import { openPlan } from '../plan/windowOpenPlan';
 
 export interface AgentStatusView {
   state: AgentState;
@@ -42,7 +43,7 @@ export function useAgentStatus(sessionId: string | null): AgentStatusView {
     let live = true;
     setOpenSteps(undefined);
     const unsubscribe = api.on('plan.changed', (plan) => setOpenSteps(unfinishedItems(plan.items).length));
-    void api.request('plan.get', {}).then((result) => {
+    void openPlan.request().then((result) => {
       if (live && result.ok) setOpenSteps((current) => current ?? unfinishedItems(result.value.items).length);
     });
     return () => {

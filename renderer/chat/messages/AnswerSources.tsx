@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { hostOf, isWebPage, type WebSearchHit } from '../../../common/webSearch';
+import { hostOf, isWebPage } from '../../../common/webPages';
+import type { WebSearchHit } from '../../../common/webSearch';
 import { useI18n } from '../../i18n/I18nProvider';
 
 /**

@@ -1,6 +1,6 @@
 import { memo, useId } from 'react';
 import type { ChatItem } from '../../../common/chat';
-import { hostOf } from '../../../common/webSearch';
+import { hostOf } from '../../../common/webPages';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useExpanded } from '../chatContext';
 import { plural } from '../../i18n/plural';
