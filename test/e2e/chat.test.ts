@@ -409,12 +409,18 @@ describe('error cards (keel web)', () => {
 describe('a 1,000-message session (keel web)', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
   let lastText = '';
+  /** Set once the test has watched the stream: the rest of the answer may then come quickly. */
+  let watched = false;
   const STREAMED = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long answer that keeps the transcript growing while the person watches.`).join(
     '\n\n',
   );
 
   beforeAll(async () => {
-    env = await setUp([{ ...reply(STREAMED), chunkDelayMs: 25 }], {}, { prepare: (home, folder) => (lastText = writeLongSession(home, folder).lastText) });
+    env = await setUp(
+      [{ ...reply(STREAMED), chunkDelayMs: () => (watched ? 2 : 25) }],
+      {},
+      { prepare: (home, folder) => (lastText = writeLongSession(home, folder).lastText) },
+    );
   });
 
   afterAll(async () => {
@@ -473,6 +479,7 @@ describe('a 1,000-message session (keel web)', () => {
     expect(Math.abs((await scroller.evaluate((el) => el.scrollTop)) - top)).toBeLessThan(2);
     // "Jump to latest" follows the end again, to the end of the answer.
     await jump.click();
+    watched = true;
     await expect.poll(() => chat(page).locator('.chat-assistant').last().innerText(), { timeout: 15_000 }).toContain('Line 40 of a long answer');
     await expect.poll(() => chat(page).locator('[data-outcome]').last().textContent()).toBe('Done');
     await expect.poll(distanceFromEnd).toBeLessThan(30);

@@ -203,6 +203,17 @@ describe('scripted Anthropic server: replies through the real SDK', () => {
     await client.messages.stream(params([user('b')])).finalMessage();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(100); // ≥ 6 gaps of 20 ms
   });
+
+  it('asks a chunkDelayMs function before each event, so a test can let the rest of a stream go quickly', async () => {
+    let asked = 0;
+    const { client } = await start({ script: [{ ...reply('drip drip drip drip'), chunkDelayMs: () => (asked++, 0) }] });
+    const stream = client.messages.stream(params([user('a')]));
+    let events = 0;
+    stream.on('streamEvent', () => events++);
+    expect((await stream.finalMessage()).content).toEqual([{ type: 'text', text: 'drip drip drip drip' }]);
+    expect(events).toBeGreaterThan(3);
+    expect(asked).toBeGreaterThanOrEqual(events);
+  });
 });
 
 describe('scripted Anthropic server: faults', () => {

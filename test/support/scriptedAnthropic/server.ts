@@ -17,6 +17,7 @@ import type {
   StatusFault,
   Step,
   StreamErrorFault,
+  Timing,
 } from './types';
 import { validateMessagesRequest } from './validate';
 import { checkBetas } from './betas';
@@ -137,9 +138,10 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
   });
 
   /** Send SSE events; stop after `limit` of them. Returns false when the client went away. */
-  const streamEvents = async (res: ServerResponse, events: SseEvent[], chunkDelayMs: number, limit = events.length): Promise<boolean> => {
+  const streamEvents = async (res: ServerResponse, events: SseEvent[], chunkDelayMs: Timing['chunkDelayMs'], limit = events.length): Promise<boolean> => {
     for (let i = 0; i < Math.min(limit, events.length); i++) {
-      if (i > 0 && chunkDelayMs > 0) await wait(chunkDelayMs, res);
+      const delay = typeof chunkDelayMs === 'function' ? chunkDelayMs() : (chunkDelayMs ?? 0);
+      if (i > 0 && delay > 0) await wait(delay, res);
       if (gone(res)) return false;
       await write(res, frame(events[i] as SseEvent));
     }
@@ -164,7 +166,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     }
     res.writeHead(200, sseHeaders(requestId, step.headers));
     res.flushHeaders();
-    if (await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0)) res.end();
+    if (await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs)) res.end();
   };
 
   const runStatus = async (step: StatusFault, res: ServerResponse, requestId: string): Promise<void> => {
@@ -195,7 +197,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     }
     res.writeHead(200, sseHeaders(requestId, step.headers));
     res.flushHeaders();
-    if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after))) return;
+    if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs, step.after))) return;
     if (step.clean) res.end();
     else res.socket?.destroy();
   };
@@ -207,7 +209,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
       issue(reply, req.body);
       res.writeHead(200, sseHeaders(requestId, step.headers));
       res.flushHeaders();
-      await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after);
+      await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs, step.after);
     }
     await untilClosed(res);
   };
@@ -223,7 +225,7 @@ export async function startScriptedAnthropic(options: ScriptedAnthropicOptions =
     issue(reply, req.body);
     res.writeHead(200, sseHeaders(requestId, step.headers));
     res.flushHeaders();
-    if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs ?? 0, step.after))) return;
+    if (!(await streamEvents(res, sseEvents(reply, textChunkChars), step.chunkDelayMs, step.after))) return;
     const body = errorBody(type, step.message, requestId);
     delete body.request_id; // the in-stream error event carries only type and error
     await write(res, frame({ event: 'error', data: body }));

@@ -82,8 +82,11 @@ export interface UsageSpec {
 export interface Timing {
   /** Wait this long before sending the response headers. */
   delayMs?: number;
-  /** Streaming: wait this long between SSE events. */
-  chunkDelayMs?: number;
+  /**
+   * Streaming: wait this long between SSE events. A function is asked before each event, so a
+   * test can let the rest of a long stream go quickly once it has seen what it watched it for.
+   */
+  chunkDelayMs?: number | (() => number);
 }
 
 /** The body of a reply: what the assistant says. */

@@ -153,9 +153,21 @@ beforeAll(() => {
 }, 300_000);
 
 describe.skipIf(!canPack)('electron-builder with a stand-in Electron', () => {
+  // Both packs start together: each is one electron-builder process on one core, and the tests
+  // only read what they made.
+  let packs: { linux: Promise<string>; mac: Promise<string> };
+  beforeAll(() => {
+    packs = {
+      linux: pack('--linux', arch, fakeLinuxElectron(), join(work, 'linux'), {}),
+      mac: pack('--mac', 'arm64', fakeMacElectron(), join(work, 'mac'), { KEEL_TEST_BUILD: '1' }),
+    };
+    // A pack that fails is reported by the test that awaits it, not as an unhandled rejection first.
+    for (const packed of Object.values(packs)) packed.catch(() => undefined);
+  });
+
   it('packs a Linux production app: only the built files, node-pty unpacked for this arch, production fuses', async () => {
     const output = join(work, 'linux');
-    const log = await pack('--linux', arch, fakeLinuxElectron(), output, {});
+    const log = await packs.linux;
     expect(log).toMatch(/afterPack: node-pty for linux-/);
 
     const appDir = join(output, arch === 'x64' ? 'linux-unpacked' : 'linux-arm64-unpacked');
@@ -202,7 +214,7 @@ describe.skipIf(!canPack)('electron-builder with a stand-in Electron', () => {
 
   it('packs a macOS test build: spawn-helper executable, the Linux build of node-pty gone, asar integrity recorded, the inspect fuse on', async () => {
     const output = join(work, 'mac');
-    const log = await pack('--mac', 'arm64', fakeMacElectron(), output, { KEEL_TEST_BUILD: '1' });
+    const log = await packs.mac;
     expect(log).toMatch(/a TEST build/);
 
     const app = join(output, 'mac-arm64', 'Keel.app', 'Contents');
