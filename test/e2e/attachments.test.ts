@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './support/board';
+import { TestPages } from './support/testPages';
 import { connectChromium, newPage } from './support/chromium';
 import { startKeelWeb, tempDir } from './support/keelWeb';
 import { makePng } from '../support/png';
@@ -34,31 +35,15 @@ async function axeViolations(page: Page): Promise<unknown[]> {
 }
 
 let browser: Browser;
-let opened: { page: Page; errors: string[] }[] = [];
+/** Pages opened by a test: closed after it, and none may have logged an error. */
+const pages = new TestPages();
 
 beforeAll(async () => {
   browser = await connectChromium();
 });
 
-/** The errors of the pages closed so far in this test, checked after it. */
-let closedErrors: string[] = [];
-
-/**
- * Closes the test's pages; a test's `close` does this before it stops `keel web`, or a page still
- * loading a picture or reconnecting logs a refused connection that is no fault of the window.
- */
-async function closePages(): Promise<void> {
-  const pages = opened;
-  opened = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  closedErrors.push(...pages.flatMap((p) => p.errors));
-}
-
 afterEach(async () => {
-  await closePages();
-  const errors = closedErrors;
-  closedErrors = [];
-  expect(errors).toEqual([]);
+  expect(await pages.takeErrors()).toEqual([]);
 });
 
 afterAll(async () => {
@@ -89,7 +74,7 @@ async function setUp(settings: object = {}, script?: (request: ScriptedRequest, 
     server,
     requests,
     async close() {
-      await closePages();
+      await pages.close();
       await keel.stop();
       await server.close();
       home.remove();
@@ -100,7 +85,7 @@ async function setUp(settings: object = {}, script?: (request: ScriptedRequest, 
 
 async function open(url: string): Promise<Page> {
   const page = await newPage(browser);
-  opened.push(page);
+  pages.track(page);
   await page.page.goto(url);
   await page.page.locator('section.chat-panel textarea').waitFor();
   return page.page;

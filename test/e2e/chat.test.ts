@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { writeLongSession } from '../../bench/chatStreaming';
 import { board, screenshot, stepTexts } from './support/board';
+import { TestPages } from './support/testPages';
 import { connectChromium, newPage, type PageOptions } from './support/chromium';
 import { startKeelWeb, tempDir, type KeelWeb } from './support/keelWeb';
 import { lastMessage, reply, startScriptedAnthropic, text, textOf, toolUse, type Step } from '../support/scriptedAnthropic';
@@ -19,31 +20,14 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 let browser: Browser;
 /** Pages opened by a test: closed after it, and none may have logged an error. */
-let opened: { page: Page; errors: string[] }[] = [];
+const pages = new TestPages();
 
 beforeAll(async () => {
   browser = await connectChromium();
 });
 
-/** The errors of the pages closed so far in this test, checked after it. */
-let closedErrors: string[] = [];
-
-/**
- * Closes the test's pages; a test's `close` does this before it stops `keel web`, or a page still
- * loading a picture or reconnecting logs a refused connection that is no fault of the window.
- */
-async function closePages(): Promise<void> {
-  const pages = opened;
-  opened = [];
-  await Promise.all(pages.map(({ page }) => page.context().close()));
-  closedErrors.push(...pages.flatMap((p) => p.errors));
-}
-
 afterEach(async () => {
-  await closePages();
-  const errors = closedErrors;
-  closedErrors = [];
-  expect(errors).toEqual([]);
+  expect(await pages.takeErrors()).toEqual([]);
 });
 
 afterAll(async () => {
@@ -74,7 +58,7 @@ async function setUp(
     server,
     keel,
     async close() {
-      await closePages();
+      await pages.close();
       await keel.stop();
       await server.close();
       home.remove();
@@ -85,7 +69,7 @@ async function setUp(
 
 async function open(keel: KeelWeb, options: PageOptions = {}): Promise<Page> {
   const page = await newPage(browser, options);
-  opened.push(page);
+  pages.track(page);
   await page.page.goto(keel.url);
   await page.page.locator('section.chat-panel textarea').waitFor();
   return page.page;
