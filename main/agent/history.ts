@@ -65,16 +65,61 @@ function blocksOf(message: ChatMessage): readonly ContentBlockParam[] {
 /**
  * The history as a request sends it: normalized (above), and its end marked as a cache
  * breakpoint, so the next round reads everything before it from the prompt cache instead of
- * paying for it again. The stored history never carries cache_control: the mark is set on
- * normalizeHistory's own arrays, on a copy of the last block. One pass over the history a round,
- * not two (the agent-loop bench's history grows to hundreds of messages).
+ * paying for it again. The stored history never carries cache_control: the mark is set on a copy
+ * of the last message and block. A history that is already valid (every round of a task that
+ * ran without a stop or a crash) is sent as it is stored, without normalizeHistory's copy of
+ * every message's blocks: that copy grew with the history, a cost the agent-loop bench's
+ * history of hundreds of messages paid every round.
  */
 export function requestHistory(messages: readonly ChatMessage[]): ChatMessage[] {
-  const normalized = normalizeHistory(messages);
-  const content = normalized.at(-1)?.content;
+  const history = isNormalized(messages)
+    ? messages.map((message) => ({ role: message.role, content: message.content }) as ChatMessage)
+    : normalizeHistory(messages);
+  const last = history.at(-1);
+  const content = last?.content;
   const block = Array.isArray(content) ? content.at(-1) : undefined;
-  if (content && block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
-    (content as ContentBlockParam[])[content.length - 1] = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+  if (last && Array.isArray(content) && block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+    const marked = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+    history[history.length - 1] = { role: last.role, content: [...content.slice(0, -1), marked] } as ChatMessage;
   }
-  return normalized;
+  return history;
+}
+
+/**
+ * True when normalizeHistory would give back these very messages and blocks: it starts with the
+ * person, roles alternate, no content is a string, empty or blank text, and every user message
+ * starts with the results of the calls before it, in call order, and holds no other result.
+ * Reads the history without copying any of it.
+ */
+function isNormalized(messages: readonly ChatMessage[]): boolean {
+  let previous: readonly ContentBlockParam[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    const content = message.content;
+    if (typeof content === 'string' || content.length === 0) return false;
+    if (message.role !== (i % 2 === 0 ? 'user' : 'assistant')) return false;
+    for (const block of content) if (block.type === 'text' && block.text.trim() === '') return false;
+    if (message.role === 'user') {
+      if (!answersInOrder(previous ?? [], content)) return false;
+    } else if (i === messages.length - 1 && content.some((block) => block.type === 'tool_use')) {
+      return false;
+    }
+    previous = content;
+  }
+  return true;
+}
+
+/** `content` opens with one result for each call in `calls`, in order, and has no other result. */
+function answersInOrder(calls: readonly ContentBlockParam[], content: readonly ContentBlockParam[]): boolean {
+  let answered = 0;
+  for (const call of calls) {
+    if (call.type !== 'tool_use') continue;
+    const result = content[answered];
+    if (result?.type !== 'tool_result' || result.tool_use_id !== call.id) return false;
+    // Two calls with one id: normalizeHistory answers both with the first result.
+    for (let j = 0; j < answered; j++) if ((content[j] as ToolResultBlockParam).tool_use_id === call.id) return false;
+    answered++;
+  }
+  for (let j = answered; j < content.length; j++) if (content[j]!.type === 'tool_result') return false;
+  return true;
 }

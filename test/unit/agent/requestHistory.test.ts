@@ -62,4 +62,39 @@ describe('the history a request sends', () => {
     });
     expect(stored).toHaveLength(4);
   });
+
+  it('sends a valid history as it is stored, and makes any other valid first', () => {
+    const stored = thinkingHistory();
+    const sent = requestHistory(stored);
+    expect(JSON.stringify(sent.slice(0, -1))).toBe(JSON.stringify(stored.slice(0, -1)));
+
+    const user = (content: ChatMessage['content']): ChatMessage => ({ role: 'user', content });
+    const assistant = (content: ChatMessage['content']): ChatMessage => ({ role: 'assistant', content });
+    const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'look', input: {} });
+    const result = (id: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'a.txt' });
+    const said = (text: string) => ({ type: 'text' as const, text });
+    const mark = { cache_control: { type: 'ephemeral' } };
+    const cases: [string, ChatMessage[], unknown[]][] = [
+      ['text as a string', [user('hi')], [user([{ ...said('hi'), ...mark }])]],
+      ['blank text', [user([said('hi'), said('  ')])], [user([{ ...said('hi'), ...mark }])]],
+      ['the model first', [assistant([said('hello')]), user([said('hi')])], [user([{ ...said('hi'), ...mark }])]],
+      ['two of one role', [user([said('a')]), user([said('b')])], [user([said('a'), { ...said('b'), ...mark }])]],
+      [
+        'results out of order',
+        [user([said('go')]), assistant([call('t1'), call('t2')]), user([result('t2'), said('note'), result('t1')])],
+        [user([said('go')]), assistant([call('t1'), call('t2')]), user([result('t1'), result('t2'), { ...said('note'), ...mark }])],
+      ],
+      [
+        'a result of no call',
+        [user([said('go')]), assistant([said('no call')]), user([result('t9'), said('next')])],
+        [user([said('go')]), assistant([said('no call')]), user([{ ...said('next'), ...mark }])],
+      ],
+      [
+        'one id twice',
+        [user([said('go')]), assistant([call('t1'), call('t1')]), user([result('t1'), { ...result('t1'), content: 'b.txt' }])],
+        [user([said('go')]), assistant([call('t1'), call('t1')]), user([result('t1'), { ...result('t1'), ...mark }])],
+      ],
+    ];
+    for (const [what, history, expected] of cases) expect(requestHistory(history), what).toEqual(expected);
+  });
 });
