@@ -97,4 +97,38 @@ describe('the history a request sends', () => {
     ];
     for (const [what, history, expected] of cases) expect(requestHistory(history), what).toEqual(expected);
   });
+
+  it('checks again what changed in a history since its last request: messages added, or replaced in place', () => {
+    const stored = thinkingHistory();
+    requestHistory(stored);
+    // The next round's answer and results are appended: a call without its result is answered.
+    stored.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_3', name: 'look', input: {} }] },
+      { role: 'user', content: [{ type: 'text', text: 'and then?' }] },
+    );
+    expect(requestHistory(stored).at(-1)!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_3', content: INTERRUPTED_RESULT, is_error: true },
+      { type: 'text', text: 'and then?', cache_control: { type: 'ephemeral' } },
+    ]);
+    // A compaction rebuilds the same array: a kept message now answered by an orphaned result.
+    const kept = stored.slice(0, 2);
+    stored.length = 0;
+    stored.push(...kept, {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_9', content: 'gone' },
+        { type: 'text', text: 'summary' },
+      ],
+    });
+    expect(requestHistory(stored).at(-1)!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: INTERRUPTED_RESULT, is_error: true },
+      { type: 'text', text: 'summary', cache_control: { type: 'ephemeral' } },
+    ]);
+    // One message replaced by a valid one: sent as stored again.
+    stored[2] = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }] };
+    expect(requestHistory(stored)).toEqual([
+      ...stored.slice(0, 2),
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt', cache_control: { type: 'ephemeral' } }] },
+    ]);
+  });
 });
