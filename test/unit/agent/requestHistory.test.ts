@@ -73,7 +73,7 @@ describe('the history a request sends', () => {
     const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'look', input: {} });
     const result = (id: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'a.txt' });
     const said = (text: string) => ({ type: 'text' as const, text });
-    const mark = { cache_control: { type: 'ephemeral' } };
+    const mark = { cache_control: { type: 'ephemeral' as const } };
     const cases: [string, ChatMessage[], unknown[]][] = [
       ['text as a string', [user('hi')], [user([{ ...said('hi'), ...mark }])]],
       ['blank text', [user([said('hi'), said('  ')])], [user([{ ...said('hi'), ...mark }])]],
