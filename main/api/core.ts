@@ -167,6 +167,7 @@ export class KeelCore implements HandlerContext {
     this.imageCleanup.dispose();
     await Promise.all([this.terminals.dispose(), this.mcp.dispose(), this.sandbox?.dispose(), ...[...this.helperSandboxes].map((s) => s.dispose())]);
     this.session?.close();
+    this.changes?.close();
   }
 
   get currentSession(): WorkspaceSession | null {
@@ -217,6 +218,7 @@ export class KeelCore implements HandlerContext {
     this.sessionSubscriptions.dispose();
     void this.helperPool?.dispose();
     this.session?.close();
+    this.changes?.close();
     this.session = session;
     this.changes = changes;
     const networkEnv = this.options.settingsEnv ?? process.env;

@@ -84,6 +84,11 @@ export class ChangeTracker implements ChangeRecorder {
     this.lister = new ChangeLister(this.history, this.blobs);
   }
 
+  /** Closes the index file when the session is left; a record after that opens it again. */
+  close(): void {
+    this.index.close();
+  }
+
   /** Called after files were recorded, undone or redone (for the `changes.changed` event). */
   onChange(listener: () => void): Disposable {
     return this.changed.on(listener);

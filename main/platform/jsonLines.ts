@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import type { z } from 'zod';
 
 /*
@@ -7,9 +7,21 @@ import type { z } from 'zod';
  * line or a record of the wrong shape is skipped with a warning, never repaired.
  */
 
-/** Appends records of one schema's type, each on a line of its own. */
+/** A writer left this long without a record closes its file; the next record opens it again. */
+export const IDLE_CLOSE_MS = 1_000;
+
+/**
+ * Appends records of one schema's type, each on a line of its own, written before `append`
+ * returns. The file stays open while records keep coming: opening and closing it for every line
+ * (appendFileSync) was the agent loop's largest cost of its own in the agent-loop bench, with
+ * three or four lines a round. It is closed by `close()`, or after IDLE_CLOSE_MS without a record,
+ * so a writer nobody closes (a helper's transcript) holds no file open between its bursts.
+ */
 export class JsonLinesWriter<T> {
   private needsNewline: boolean;
+  private fd: number | null = null;
+  private lastWrite = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(readonly path: string) {
     this.needsNewline = endsWithoutNewline(path);
@@ -17,9 +29,34 @@ export class JsonLinesWriter<T> {
 
   append(record: T): void {
     // A line cut off by a crash must not swallow the next record: start it on a line of its own.
-    const line = `${this.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`;
-    appendFileSync(this.path, line, { encoding: 'utf8', mode: 0o600 });
+    const line = Buffer.from(`${this.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`, 'utf8');
+    const fd = (this.fd ??= openSync(this.path, 'a', 0o600));
+    for (let written = 0; written < line.length;) written += writeSync(fd, line, written);
     this.needsNewline = false;
+    this.lastWrite = performance.now();
+    this.idleTimer ??= this.closeWhenIdle(IDLE_CLOSE_MS);
+  }
+
+  /** Closes the file; a later record opens it again. */
+  close(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+  }
+
+  /** One timer for a burst of records: each record only notes its time (no timer set per line). */
+  private closeWhenIdle(ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      const quiet = performance.now() - this.lastWrite;
+      if (quiet >= IDLE_CLOSE_MS) this.close();
+      else this.idleTimer = this.closeWhenIdle(IDLE_CLOSE_MS - quiet);
+    }, ms);
+    // An open transcript never keeps the process alive: every line is already written.
+    timer.unref();
+    return timer;
   }
 }
 

@@ -179,6 +179,7 @@ export class WorkspaceSession {
 
   /** Lets another process open this session; the session is not written to after this. */
   close(): void {
+    this.transcript.close();
     this.lock?.release();
     this.lock = null;
   }
