@@ -44,6 +44,11 @@ export function secretPaths(places: SecretPlaces): string[] {
   return list;
 }
 
+/** The secrets at or below `folder` (a workspace at the home folder holds ~/.ssh): what a walk of it must pass over. */
+export function secretsWithin(folder: string, secrets: readonly string[]): string[] {
+  return secrets.filter((secret) => secret === folder || isInside(folder, secret));
+}
+
 /** Whether a real absolute path is a secret or lies inside one. */
 export function isSecretPath(absolute: string, secrets: readonly string[]): boolean {
   return secrets.some((secret) => absolute === secret || isInside(secret, absolute));

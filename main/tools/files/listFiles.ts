@@ -5,6 +5,7 @@ import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
 import { globMatcher } from './glob';
 import { isOddName, isSystemFile, showName } from '../../platform/listingNames';
+import { secretsWithin } from '../../sandbox/secretPaths';
 import { listPaths } from '../search/engine';
 
 /** Enough to see a project's shape; more only fills the model's context with names. */
@@ -45,8 +46,9 @@ export const listFilesTool: Tool<typeof inputSchema> = {
         return failure(`"${shown}" is a file, not a folder. Use read_file to read it, or give its folder as path.`);
       }
       // Walked in a worker thread (../search/engine): a huge tree never holds up the main thread.
+      const root = await realpath(context.workspace);
       const listed = await listPaths(
-        { root: await realpath(context.workspace), start: resolved.absolute, glob: pattern, maxPaths: LIST_MAX_ENTRIES },
+        { root, start: resolved.absolute, glob: pattern, hidden: secretsWithin(root, context.secrets ?? []), maxPaths: LIST_MAX_ENTRIES },
         { signal: context.signal, deadlineMs: LIST_DEADLINE_MS },
       );
       if (listed.stopped === 'aborted') return failure(`Stopped: the task was cancelled while listing "${shown}".`);

@@ -6,6 +6,7 @@ import type { Tool, ToolContext, ToolResult } from '../types';
 import { resolveInWorkspace } from './confine';
 import { describeFsError, failure, success } from './errors';
 import { globMatcher } from './glob';
+import { secretsWithin } from '../../sandbox/secretPaths';
 
 export const SEARCH_DEFAULT_RESULTS = 200;
 export const SEARCH_MAX_RESULTS = 2000;
@@ -68,9 +69,11 @@ export async function searchText(input: SearchInput, context: ToolContext, optio
   try {
     const info = await stat(resolved.absolute);
     if (!info.isFile() && !info.isDirectory()) return failure(`"${shown}" is not a regular file or folder, so it cannot be searched.`);
+    const root = await realpath(context.workspace);
     outcome = await searchFiles(
       {
-        root: await realpath(context.workspace),
+        root,
+        hidden: secretsWithin(root, context.secrets ?? []),
         start: resolved.absolute,
         single: info.isFile(),
         pattern: input.pattern,

@@ -26,9 +26,16 @@ export interface WalkResult {
  * keeps the walk inside the workspace and free of cycles. Synchronous, for the search workers
  * (a fraction of the cost of promises per entry; a worker has nothing else to do meanwhile), which
  * serve search_text, list_files and the @-mention index. `result.startIgnored` is set before the
- * first file is yielded.
+ * first file is yielded. `hidden` (real absolute paths: the secrets inside the workspace) are passed
+ * over, and so is a link that leads into one.
  */
-export function* walkFilesSync(root: string, start: string, result: WalkResult = { startIgnored: false }): Generator<WalkedFile> {
+export function* walkFilesSync(
+  root: string,
+  start: string,
+  result: WalkResult = { startIgnored: false },
+  hidden: readonly string[] = [],
+): Generator<WalkedFile> {
+  const isHidden = hiddenTest(hidden);
   const startRelative = start === root ? '' : toRelative(root, start);
   let layers = ancestorLayersSync(root, startRelative);
   result.startIgnored = startRelative !== '' && isIgnored(layers, startRelative, true);
@@ -64,7 +71,8 @@ export function* walkFilesSync(root: string, start: string, result: WalkResult =
     if (ALWAYS_SKIPPED.has(entry.name)) continue;
     const absolute = top.prefix + entry.name;
     const entryRelative = top.relative === '' ? entry.name : `${top.relative}/${entry.name}`;
-    const kind = kindOfSync(entry, absolute, root);
+    if (isHidden?.(absolute)) continue;
+    const kind = kindOfSync(entry, absolute, root, isHidden);
     if (kind === 'other' || (top.active.length > 0 && isIgnored(top.active, entryRelative, kind === 'folder'))) continue;
     if (kind === 'folder') enter(absolute, entryRelative, top.active);
     else yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
@@ -81,12 +89,21 @@ interface Folder {
   next: number;
 }
 
-function kindOfSync(entry: Dirent, absolute: string, root: string): 'file' | 'folder' | 'other' {
+/** Null when nothing is hidden: the walk of a usual workspace pays nothing for the check. */
+function hiddenTest(hidden: readonly string[]): ((absolute: string) => boolean) | null {
+  if (hidden.length === 0) return null;
+  const exact = new Set(hidden);
+  return (absolute) => exact.has(absolute) || hidden.some((secret) => isInside(secret, absolute));
+}
+
+function kindOfSync(entry: Dirent, absolute: string, root: string, isHidden: ((absolute: string) => boolean) | null): 'file' | 'folder' | 'other' {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   if (!entry.isSymbolicLink()) return 'other';
   try {
-    return statSync(absolute).isFile() && isInside(root, realpathSync(absolute)) ? 'file' : 'other';
+    if (!statSync(absolute).isFile()) return 'other';
+    const real = realpathSync(absolute);
+    return isInside(root, real) && !isHidden?.(real) ? 'file' : 'other';
   } catch {
     return 'other'; // Dangling link.
   }

@@ -13,6 +13,8 @@ export interface SearchRequest {
   pattern: string;
   ignoreCase: boolean;
   glob?: string;
+  /** Real paths never searched: the secrets inside the workspace (see secretsWithin). */
+  hidden?: readonly string[];
   maxResults: number;
 }
 
@@ -97,6 +99,7 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
       pattern: request.pattern,
       ignoreCase: request.ignoreCase,
       ...(request.glob !== undefined ? { glob: request.glob } : {}),
+      ...(request.hidden?.length ? { hidden: [...request.hidden] } : {}),
       shard,
       shards,
       ...(shard === 0 ? { peers: channels.map((channel) => channel.port1) } : { feed: (channels[shard - 1] as MessageChannel).port2 }),
@@ -125,6 +128,8 @@ export interface ListRequest {
   root: string;
   start: string;
   glob?: string;
+  /** Real paths never listed: the secrets inside the workspace (see secretsWithin). */
+  hidden?: readonly string[];
   /** Paths wanted at most. */
   maxPaths: number;
 }
@@ -158,6 +163,7 @@ export async function listPaths(
       root: request.root,
       start: request.start,
       ...(request.glob !== undefined ? { glob: request.glob } : {}),
+      ...(request.hidden?.length ? { hidden: [...request.hidden] } : {}),
       limit: request.maxPaths + 1,
       stop,
     }),

@@ -12,6 +12,8 @@ export interface SearchJob {
   pattern: string;
   ignoreCase: boolean;
   glob?: string;
+  /** Real paths the walk passes over: the secrets inside the workspace. */
+  hidden?: string[];
   /**
    * Shard 0 walks the tree once and searches its share of the files; it hands every other shard
    * its share through `peers[shard - 1]`, in walk order (see FileBatch). Shard k > 0 reads its
@@ -45,6 +47,8 @@ export interface ListJob {
   root: string;
   start: string;
   glob?: string;
+  /** Real paths the walk passes over: the secrets inside the workspace. */
+  hidden?: string[];
   /** Paths after which the walk stops: the caller's cap plus one, to know there are more. */
   limit: number;
   stop: SharedArrayBuffer;

@@ -160,7 +160,7 @@ async function walkAndSearch(job: SearchJob, matcher: Matcher, send: Send): Prom
   const result: WalkResult = { startIgnored: false };
   try {
     const matchesGlob = globFor(job.glob);
-    for (const file of walkFilesSync(job.root, job.start, result)) {
+    for (const file of walkFilesSync(job.root, job.start, result, job.hidden)) {
       const index = walked++;
       if (Atomics.load(shared, 0) !== 0) break;
       Atomics.store(shared, positionSlot(0), index);
@@ -271,7 +271,7 @@ async function list(job: ListJob): Promise<void> {
   let paths: string[] = [];
   let count = 0;
   let lastFlush = performance.now();
-  for (const file of walkFilesSync(job.root, job.start, result)) {
+  for (const file of walkFilesSync(job.root, job.start, result, job.hidden)) {
     if (Atomics.load(stop, 0) !== 0) break;
     if (matchesGlob && !matchesGlob(file.fromStart)) continue;
     paths.push(file.relative);
