@@ -199,6 +199,8 @@ export const requests = {
   'approval.rules': { input: none, output: z.object({ rules: z.array(z.string()) }) },
   'approval.revoke': { input: z.object({ rule: z.string() }).strict(), output: z.object({ rules: z.array(z.string()) }) },
   'chat.history': { input: none, output: z.array(ChatItemSchema) },
+  /** The window's chat and the agent's status, read at once: they hold every `agent.event` numbered up to `upTo`, and none after. */
+  'chat.load': { input: none, output: z.object({ items: z.array(ChatItemSchema), status: AgentStatusSchema, upTo: z.number().int().nonnegative() }) },
   /** A picture of the chat by its blob name, for its thumbnail. */
   'chat.image': { input: z.object({ ref: z.string().max(200) }).strict(), output: z.object({ mediaType: z.string(), data: z.string() }) },
   /** Workspace files whose paths match what follows an `@` in the composer, best first. */
@@ -321,7 +323,8 @@ export const events = {
   'changes.changed': z.object({}),
   'workspace.changed': WorkspaceInfoSchema.nullable(),
   'plan.changed': PlanSnapshotSchema,
-  'agent.event': AgentEventSchema,
+  /** `seq`: the event's number in the open session, from 1 (what `chat.load` holds is numbered up to its `upTo`). */
+  'agent.event': AgentEventSchema.and(z.object({ seq: z.number().int().positive() })),
   'mcp.changed': McpListSchema,
   /** The approval mode in force in the open session changed (the status bar, or Settings, which also keeps it as the default). */
   'approval.modeChanged': z.object({ mode: ApprovalModeSchema }),

@@ -24,6 +24,7 @@ import { TerminalManager, type TerminalOutputListener } from '../terminal/termin
 import type { Handlers } from './dispatch';
 import type { CoreOptions } from './coreOptions';
 import type { HandlerContext } from './handlerContext';
+import { LiveAnswerTracker } from './liveAnswer';
 import { LiveCallsTracker } from './liveCalls';
 import { snapshot, workspaceInfo } from './snapshots';
 import { agentHandlers } from './handlers/agentHandlers';
@@ -72,6 +73,7 @@ export class KeelCore implements HandlerContext {
   private session: WorkspaceSession | null = null;
   private agent: Agent | null = null;
   private liveCalls: LiveCallsTracker | null = null;
+  private liveAnswer: LiveAnswerTracker | null = null;
   private changes: ChangeTracker | null = null;
   private sandbox: WorkspaceSandbox | null = null;
   /** Helpers' own sandboxes (one per worktree), while their helpers work. */
@@ -182,6 +184,10 @@ export class KeelCore implements HandlerContext {
     return this.liveCalls;
   }
 
+  get currentLiveAnswer(): LiveAnswerTracker | null {
+    return this.liveAnswer;
+  }
+
   /** What the agent changed in the open session's files (the Changes view). */
   get currentChanges(): ChangeTracker | null {
     return this.changes;
@@ -279,6 +285,8 @@ export class KeelCore implements HandlerContext {
     this.agent = agent;
     const liveCalls = new LiveCallsTracker();
     this.liveCalls = liveCalls;
+    const liveAnswer = new LiveAnswerTracker();
+    this.liveAnswer = liveAnswer;
     // A new session in the same folder keeps its servers running.
     if (this.mcp.workspacePath !== session.workspace) void this.mcp.openWorkspace(session.workspace);
     const subscriptions = new DisposableStore();
@@ -286,7 +294,7 @@ export class KeelCore implements HandlerContext {
     subscriptions.add(
       agent.on((event) => {
         liveCalls.observe(event);
-        this.emit('agent.event', event);
+        this.emit('agent.event', { ...event, seq: liveAnswer.observe(event) });
       }),
     );
     subscriptions.add(changes.onChange(() => this.emit('changes.changed', {})));

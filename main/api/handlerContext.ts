@@ -13,6 +13,7 @@ import type { ModelSettings } from '../settings/modelSettings';
 import type { OpenSessionOptions, WorkspaceSession } from '../session/workspaceSession';
 import type { TerminalManager } from '../terminal/terminalManager';
 import type { CoreOptions } from './coreOptions';
+import type { LiveAnswerTracker } from './liveAnswer';
 import type { LiveCallsTracker } from './liveCalls';
 
 /**
@@ -26,6 +27,8 @@ export interface HandlerContext {
   readonly currentAgent: Agent | null;
   /** The open session's tool calls of its running or last task, for a window that (re)loads. */
   readonly currentLiveCalls: LiveCallsTracker | null;
+  /** The open session's agent events, numbered, and the answer streaming now (not in the transcript yet). */
+  readonly currentLiveAnswer: LiveAnswerTracker | null;
   readonly currentChanges: ChangeTracker | null;
   /** The open folder's sandbox for the agent's commands. */
   readonly currentSandbox: WorkspaceSandbox | null;

@@ -65,8 +65,10 @@ export async function runTask(args: RunArgs): Promise<number> {
       if (args.json) emit({ type: 'helper', ...event.payload });
       else printer.helper(event.payload);
     } else if (event.channel === 'agent.event') {
-      if (args.json) emit(event.payload);
-      else printer.event(event.payload);
+      // The number is for a window joining its history to the stream; a run's output stays the events.
+      const { seq: _seq, ...agentEvent } = event.payload;
+      if (args.json) emit(agentEvent);
+      else printer.event(agentEvent);
     }
   });
 

@@ -52,7 +52,7 @@ const initial: ChatSnapshot = {
 const BATCHED = new Set<AgentEvent['type']>(['text', 'tool_output', 'usage']);
 
 /**
- * The chat's state, kept outside React: the history of the open session (`chat.history`), then
+ * The chat's state, kept outside React: the history of the open session (`chat.load`), then
  * every agent event folded in with the pure `applyAgentEvent`. Streamed tokens are folded at once
  * but published at most every `throttleMs`, so a long answer costs a render per frame or two, not
  * one per token.
@@ -62,8 +62,8 @@ export class ChatStore {
   private published: ChatSnapshot = initial;
   private readonly changes = new Emitter<[]>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Events that arrived while the history loaded: replayed on top of it. */
-  private buffered: AgentEvent[] | null = null;
+  /** Events that arrived while the history loaded, with their numbers: those it does not hold are replayed on top of it. */
+  private buffered: { event: AgentEvent; seq?: number }[] | null = null;
   private loadCount = 0;
   private ids = 0;
 
@@ -79,7 +79,7 @@ export class ChatStore {
   /** Listens to main and loads the open session; returns the function that stops it. */
   start(): Disposable {
     const subscriptions = new DisposableStore();
-    subscriptions.add(this.api.on('agent.event', (event) => this.onEvent(event)));
+    subscriptions.add(this.api.on('agent.event', ({ seq, ...event }) => this.onEvent(event, seq)));
     // A helper's approvals wait with the main agent's, in the chat (the board shows the rest of its events).
     subscriptions.add(
       this.api.on('helper.event', ({ event }) => {
@@ -111,47 +111,40 @@ export class ChatStore {
       this.buffered = null;
       return;
     }
-    // Events that came before the status are in its live calls: their output is not added twice.
-    let beforeStatus = 0;
-    const [history, status, plan] = await Promise.all([
-      this.api.request('chat.history', {}),
-      this.api.request('agent.status', {}).then((result) => {
-        beforeStatus = this.buffered?.length ?? 0;
-        return result;
-      }),
-      this.api.request('plan.get', {}),
-    ]);
+    const [loadedChat, plan] = await Promise.all([this.api.request('chat.load', {}), this.api.request('plan.get', {})]);
     if (count !== this.loadCount) return;
-    const queued = new Set(status.ok ? status.value.queued.map((message) => message.id) : []);
-    const live = (status.ok ? status.value.liveCalls : undefined) ?? { calls: [], approvals: [] };
-    const items = withLiveCalls(history.ok ? history.value : [], live.calls).map((item) =>
-      item.kind === 'user' && queued.has(item.id) ? { ...item, queued: true } : item,
-    );
-    const pending = status.ok ? status.value.pendingApprovals : [];
+    const chat = loadedChat.ok ? loadedChat.value : null;
+    const status = chat?.status;
+    const queued = new Set(status ? status.queued.map((message) => message.id) : []);
+    const live = status?.liveCalls ?? { calls: [], approvals: [] };
+    const items = withLiveCalls(chat?.items ?? [], live.calls).map((item) => (item.kind === 'user' && queued.has(item.id) ? { ...item, queued: true } : item));
+    const pending = status?.pendingApprovals ?? [];
     const approvalOf = new Map<string, ToolApproval>(live.approvals.map((approval) => [approval.request.toolUseId, approval]));
     for (const request of pending) approvalOf.set(request.toolUseId, { request });
     this.live = {
       ...this.live,
       loaded: true,
       items,
-      running: status.ok && status.value.running,
-      state: status.ok ? status.value.state : 'idle',
+      running: status?.running ?? false,
+      state: status?.state ?? 'idle',
       approvals: pending,
       approvalOf,
       plan: plan.ok ? plan.value : null,
     };
     const buffered = this.buffered ?? [];
     this.buffered = null;
-    buffered.forEach((event, at) => {
-      if (at < beforeStatus && event.type === 'tool_output') return;
+    // The chat holds exactly the events numbered up to `upTo`; a helper's approvals carry no number.
+    const upTo = chat?.upTo ?? 0;
+    for (const { event, seq } of buffered) {
+      if (seq !== undefined && seq <= upTo) continue;
       if (!this.alreadyShown(event)) this.apply(event);
-    });
+    }
     this.flush();
   }
 
-  private onEvent(event: AgentEvent): void {
+  private onEvent(event: AgentEvent, seq?: number): void {
     if (this.buffered) {
-      this.buffered.push(event);
+      this.buffered.push(seq === undefined ? { event } : { event, seq });
       return;
     }
     this.apply(event);

@@ -92,7 +92,9 @@ export async function startAgentHarness(
   if (!opened.ok) throw new Error(opened.error.message);
   const events: AgentEvent[] = [];
   core.onEvent((event) => {
-    if (event.channel === 'agent.event') events.push(event.payload);
+    if (event.channel !== 'agent.event') return;
+    const { seq: _seq, ...agentEvent } = event.payload;
+    events.push(agentEvent);
   });
   return {
     server,

@@ -1,10 +1,9 @@
 import { ErrorCodes } from '../../../common/contract';
 import { fail, ok } from '../../../common/result';
-import { emptyUsage } from '../../session/restoreMessages';
 import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
-import { readInstructions } from '../../agent/instructions';
 import { ModelError } from '../../agent/modelClient';
+import { agentStatus } from './agentStatus';
 import { prepareMessageAttachments } from './messageAttachments';
 
 const NO_FOLDER = 'No folder is open. Open a folder for the agent to work in first.';
@@ -36,24 +35,7 @@ export function agentHandlers(
       core.currentAgent?.stop();
       return ok({ stopped: running });
     },
-    'agent.status': () => {
-      const agent = core.currentAgent;
-      const session = core.currentSession;
-      return ok({
-        running: agent?.running ?? false,
-        state: agent?.state ?? 'idle',
-        model: core.modelSettings().model,
-        usage: session ? { ...session.usage } : emptyUsage(),
-        approvalMode: session ? core.approvalMode(session) : core.settings.view().approvalMode,
-        pendingApprovals: agent?.approvals.pending ?? [],
-        queued: agent?.queued ?? [],
-        liveCalls: core.currentLiveCalls?.snapshot() ?? { calls: [], approvals: [] },
-        ...(agent && session
-          ? { context: agent.contextUsage(core.runSettings()), instructionFiles: readInstructions(session.workspace, core.options.dataDir).files }
-          : {}),
-        ...(agent?.lastOpenSteps === undefined ? {} : { openAtEnd: agent.lastOpenSteps }),
-      });
-    },
+    'agent.status': () => ok(agentStatus(core)),
     'context.compact': async () => {
       const agent = core.currentAgent;
       if (!agent) return fail(ErrorCodes.noWorkspace, NO_FOLDER);

@@ -9,16 +9,24 @@ import { timelineFromRecords } from '../../session/timeline';
 import { readTranscript } from '../../session/transcript';
 import type { HandlerContext } from '../handlerContext';
 import type { Handlers } from '../dispatch';
+import { agentStatus, type AgentStatusContext } from './agentStatus';
 
 export function sessionHandlers(
-  core: Pick<HandlerContext, 'changeCleanup' | 'currentAgent' | 'currentSession' | 'imageCleanup' | 'openWorkspace' | 'options'>,
-): Pick<Handlers, 'chat.history' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
+  core: Pick<HandlerContext, 'changeCleanup' | 'currentLiveAnswer' | 'imageCleanup' | 'openWorkspace'> & AgentStatusContext,
+): Pick<Handlers, 'chat.history' | 'chat.load' | 'session.list' | 'session.new' | 'session.open' | 'session.delete'> {
   const dataDir = core.options.dataDir;
   const noFolder = () => fail(ErrorCodes.noWorkspace, 'No folder is open. Open a folder first; sessions are kept per folder.');
   return {
     'chat.history': () => {
       const session = core.currentSession;
       return ok(session ? timelineFromRecords(readTranscript(session.transcriptPath).records) : []);
+    },
+    'chat.load': () => {
+      const session = core.currentSession;
+      const live = core.currentLiveAnswer;
+      // Read in one tick: the chat and the status hold every event numbered up to `upTo`, and none after.
+      const items = session && live ? live.withStreamed(timelineFromRecords(readTranscript(session.transcriptPath).records)) : [];
+      return ok({ items, status: agentStatus(core), upTo: live?.seq ?? 0 });
     },
     'session.list': () => ok(core.currentSession ? listSessions(dataDir, core.currentSession.workspace) : []),
     'session.new': () => {
