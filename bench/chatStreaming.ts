@@ -126,7 +126,7 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
       const figures = await page.evaluate(() => {
         const now = performance.now();
         const marks = (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt;
-        if (marks === undefined) throw new Error('the socket tap never saw the chat.history answer arrive');
+        if (marks === undefined) throw new Error('the socket tap never saw the chat.load answer arrive');
         const panel = document.querySelector('.chat-panel');
         return {
           total: now,
@@ -141,7 +141,7 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
     const median = (key: keyof (typeof runs)[number]) => [...runs.map((r) => r[key])].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
     console.log(`open a ${LONG_SESSION_MESSAGES}-message session in keel web (median of ${OPEN_RUNS} loads):`);
     console.log(`  navigation → last message rendered: ${ms(median('total'))} (goal: < ${GOAL_OPEN_MS} ms)`);
-    console.log(`  chat.history answer → last message rendered: ${ms(median('afterHistory'))}`);
+    console.log(`  chat.load answer → last message rendered: ${ms(median('afterHistory'))}`);
     console.log(`  DOM nodes: ${median('nodes')} in the page, ${median('chatNodes')} in the chat, ${median('rows')} rows rendered (goal: < ${GOAL_NODES})`);
     await page.context().close();
   } finally {
@@ -152,8 +152,8 @@ async function benchOpenLongSession(browser: Awaited<ReturnType<typeof launchChr
 }
 
 /**
- * Notes when an answer to chat.history reaches the page: the answer carrying the id of a
- * chat.history request the page sent (any size; with --quick the history is small). The id is read
+ * Notes when the answer to the window's history request (chat.load) reaches the page: the answer carrying the id of a
+ * chat.load request the page sent (any size; with --quick the history is small). The id is read
  * from the frame's head, so the tap adds no parse of the large answer to the page's own work.
  */
 async function markHistoryArrival(page: Page): Promise<void> {
@@ -163,7 +163,7 @@ async function markHistoryArrival(page: Page): Promise<void> {
     tap.onText = (data) => {
       const id = /^\{"type":"response","id":(\d+),/.exec(data.slice(0, 64))?.[1];
       if (id === undefined) return;
-      const asked = tap.sends.some((frame) => frame.data.includes('"channel":"chat.history"') && frame.data.includes(`"id":${id},`));
+      const asked = tap.sends.some((frame) => frame.data.includes('"channel":"chat.load"') && frame.data.includes(`"id":${id},`));
       if (asked) (window as unknown as { __keelHistoryAt?: number }).__keelHistoryAt = performance.now();
     };
   });
