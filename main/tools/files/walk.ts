@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isInside, toRelative } from './confine';
+import { isSecretPath } from '../../sandbox/secretPaths';
 import { isIgnored, loadIgnoreFileSync, type IgnoreLayer } from './gitignore';
 
 /** Never worth listing or searching, ignored or not: git's own data and installed packages. */
@@ -91,9 +92,7 @@ interface Folder {
 
 /** Null when nothing is hidden: the walk of a usual workspace pays nothing for the check. */
 function hiddenTest(hidden: readonly string[]): ((absolute: string) => boolean) | null {
-  if (hidden.length === 0) return null;
-  const exact = new Set(hidden);
-  return (absolute) => exact.has(absolute) || hidden.some((secret) => isInside(secret, absolute));
+  return hidden.length === 0 ? null : (absolute) => isSecretPath(absolute, hidden);
 }
 
 function kindOfSync(entry: Dirent, absolute: string, root: string, isHidden: ((absolute: string) => boolean) | null): 'file' | 'folder' | 'other' {
