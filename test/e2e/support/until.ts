@@ -1,16 +1,8 @@
 import type { Page } from 'playwright-core';
 import type {} from '../../../renderer/terminal/testHookTypes';
+import { until } from '../../support/until';
 
-/** Reads until `ok` holds, every 50 ms; fails after `timeoutMs` saying what it waited for and the last value. */
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(-500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { until };
 
 /** Opens the terminal panel, waits for a shell tab's first prompt, and clicks into it: returns the tab's id. */
 export async function openShellTab(page: Page): Promise<string> {

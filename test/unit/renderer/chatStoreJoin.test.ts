@@ -8,6 +8,7 @@ import { ChatStore, type ChatSnapshot } from '../../../renderer/chat/chatStore';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { IpcStandIn } from '../../support/electronIpcStandIn';
 import { reply, text, thinking, toolUse } from '../../support/scriptedAnthropic';
+import { until as untilHolds } from '../../support/until';
 
 /*
  * A window's chat joins the history it loads to the live events: the events that come while the
@@ -37,14 +38,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function until<T>(read: () => T, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Polls every 10 ms for at most 5 s: the store answers within ticks. */
+const until = <T>(read: () => T, ok: (value: T) => boolean, what: string) => untilHolds(read, ok, what, 5_000, 10);
 
 /** A window's chat store on the harness's core; its history request waits for `hold` (when given). */
 function openWindow(h: AgentHarness, hold?: Promise<unknown>): ChatStore {

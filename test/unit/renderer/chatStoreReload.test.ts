@@ -6,6 +6,7 @@ import { ChatStore } from '../../../renderer/chat/chatStore';
 import { startAgentHarness, type AgentHarness } from '../../support/agentHarness';
 import { IpcStandIn } from '../../support/electronIpcStandIn';
 import { reply, text, toolUse } from '../../support/scriptedAnthropic';
+import { until as untilHolds } from '../../support/until';
 
 /*
  * A window that loads while a round runs (a reload, a second window) builds its chat store from
@@ -37,14 +38,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function until<T>(read: () => T, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Polls every 10 ms for at most 5 s: the store answers within ticks. */
+const until = <T>(read: () => T, ok: (value: T) => boolean, what: string) => untilHolds(read, ok, what, 5_000, 10);
 
 describe('the chat store of a window that loads mid-round', () => {
   it('rebuilds the cards the live chat has and finishes them once', async () => {
