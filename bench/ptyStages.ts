@@ -39,13 +39,16 @@ export async function mainPipelineRate(file: string, dataDir: string, workspace:
     let bytes = 0;
     let tail = '';
     let seen: (() => void) | undefined;
+    let prompted: (() => void) | undefined;
+    const prompt = new Promise<void>((resolve) => (prompted = resolve));
     core.onTerminalOutput((_id, _seq, data) => {
       bytes += data.length;
+      prompted?.();
       void core.handlers['terminal.ack']({ id, bytes: data.length });
       tail = (tail + Buffer.from(data.subarray(-512)).toString('latin1')).slice(-1024);
       if (tail.includes('cat-done-2')) seen?.();
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await shellReady(prompt, "the shell in Keel's main");
     const done = new Promise<void>((resolve) => (seen = resolve));
     const from = bytes;
     const began = performance.now();
@@ -84,6 +87,8 @@ export async function webSocketRate(pageUrl: string, file: string): Promise<{ mb
   let bytes = 0;
   let tail = '';
   let seen: (() => void) | undefined;
+  let prompted: (() => void) | undefined;
+  const prompt = new Promise<void>((resolve) => (prompted = resolve));
   ws.addEventListener('message', (event) => {
     if (!(event.data instanceof ArrayBuffer)) {
       const message = JSON.parse(String(event.data as string)) as { type: string; id: number; result: { ok: boolean; value?: { id: string } } };
@@ -93,6 +98,7 @@ export async function webSocketRate(pageUrl: string, file: string): Promise<{ mb
     const frame = decodeTerminalFrame(new Uint8Array(event.data));
     if (frame?.kind !== 'output') return;
     bytes += frame.data.length;
+    prompted?.();
     ws.send(encodeAckFrame(frame.id, frame.data.length));
     tail = (tail + Buffer.from(frame.data.subarray(-512)).toString('latin1')).slice(-1024);
     if (tail.includes('ws-done-2')) seen?.();
@@ -101,7 +107,7 @@ export async function webSocketRate(pageUrl: string, file: string): Promise<{ mb
     const created = await request('terminal.create', { cols: 150, rows: 40 });
     if (!created.ok || !created.value) throw new Error('terminal.create failed');
     const { id } = created.value;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await shellReady(prompt, 'the shell behind keel web');
     const done = new Promise<void>((resolve) => (seen = resolve));
     const from = bytes;
     const began = performance.now();
@@ -117,4 +123,22 @@ export async function webSocketRate(pageUrl: string, file: string): Promise<{ mb
   } finally {
     ws.close();
   }
+}
+
+/** How long a shell may take to print its first prompt before the bench gives up on it. */
+const PROMPT_TIMEOUT_MS = 30_000;
+
+/**
+ * Resolves once the shell printed something (its prompt) and a moment more for the rest of it, so
+ * the timed run starts at a shell that reads its input: a slow start is the rc files', not Keel's.
+ */
+async function shellReady(prompt: Promise<void>, what: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    prompt,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} printed no prompt within ${PROMPT_TIMEOUT_MS / 1000} s`)), PROMPT_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  await new Promise((resolve) => setTimeout(resolve, 200));
 }

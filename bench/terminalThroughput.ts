@@ -38,6 +38,10 @@ export async function benchTerminalThroughput(): Promise<void> {
   heading(`Terminal: pty → keel web → xterm.js, ~${PAYLOAD_BYTES / 1e6} MB, latency, memory`);
   const home = tempDir('bench-term-home');
   const folder = tempDir('bench-term-ws');
+  // The shells' own HOME, with no rc files: the bench measures Keel's pipeline, not the machine's
+  // ~/.bashrc. A pyenv there waits 60 s for a lock that a shell killed at the wrong moment left
+  // behind, which made this bench time out in CI (0.1 MB/s: the minute was the shell's start).
+  const shellHome = tempDir('bench-term-user');
   // The stages without a window: the pty alone, and the pty through main (what cat prints is what xterm.js gets below).
   const scratch = tempDir('bench-term-file');
   const file = writeLinesFile(scratch.path, Math.ceil(PAYLOAD_BYTES / LINE_CHARS), LINE_CHARS);
@@ -45,10 +49,10 @@ export async function benchTerminalThroughput(): Promise<void> {
   const chars = PAYLOAD_BYTES + lines;
   await rawPtyRate(file);
   const raw = await rawPtyRate(file);
-  const main = await mainPipelineRate(file, home.path, folder.path);
+  const main = await withHome(shellHome.path, () => mainPipelineRate(file, home.path, folder.path));
   console.log(`  node-pty alone (cat of ${(raw.bytes / 1e6).toFixed(0)} MB, onData bytes): ${raw.mbps.toFixed(1)} MB/s`);
   console.log(`  pty → Keel's main (batches, screen mirror, flow control; no window): ${main.mbps.toFixed(1)} MB/s`);
-  const keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path });
+  const keel = await startKeelWeb({ workspace: folder.path, keelHome: home.path, env: { HOME: shellHome.path } });
   const socket = await webSocketRate(keel.url, file);
   console.log(`  pty → keel web → WebSocket client in Node (binary frames, acks; no browser): ${socket.mbps.toFixed(1)} MB/s`);
   let page: CdpPage | undefined;
@@ -113,7 +117,12 @@ export async function benchTerminalThroughput(): Promise<void> {
       const before = await page.call((tab) => window.__keelTerminals!.renderedChars(tab), id);
       await page.insertText('yes');
       await page.press('Enter');
-      await waitFor(page, ([tab, from]) => (window.__keelTerminals!.renderedChars(tab) > from ? true : undefined), [id, before + YES_CHARS] as const);
+      await waitFor(
+        page,
+        ([tab, from]) => (window.__keelTerminals!.renderedChars(tab) > from ? true : undefined),
+        [id, before + YES_CHARS] as const,
+        "the yes flood's first characters on screen",
+      );
       const prompt = page.call(([tab, needle]) => window.__keelTerminals!.waitForOutput(tab, needle, 10_000), [id, PROMPT] as const);
       await page.press('Control+C');
       const at = await prompt;
@@ -141,6 +150,7 @@ export async function benchTerminalThroughput(): Promise<void> {
     await page?.close();
     await keel.stop();
     scratch.remove();
+    shellHome.remove();
     home.remove();
     folder.remove();
   }
@@ -148,12 +158,29 @@ export async function benchTerminalThroughput(): Promise<void> {
 
 const mbps = (rate: number) => `${rate.toFixed(1)} MB/s`;
 
+/** Runs `run` with HOME set to `home` (the shells a core in this process starts inherit it), then puts it back. */
+async function withHome<T>(home: string, run: () => Promise<T>): Promise<T> {
+  const before = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    return await run();
+  } finally {
+    if (before === undefined) delete process.env.HOME;
+    else process.env.HOME = before;
+  }
+}
+
 /** Opens the shell tab, focuses it and sets a prompt to look for; resolves with its id. */
 async function openShell(page: CdpPage): Promise<string> {
-  await waitFor(page, () => (document.querySelector('section.chat-panel textarea') && window.__keelTerminals ? true : undefined), null);
+  await waitFor(
+    page,
+    () => (document.querySelector('section.chat-panel textarea') && window.__keelTerminals ? true : undefined),
+    null,
+    'the window showing its composer and terminal hooks',
+  );
   await page.call(() => [...document.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Terminal')?.click(), null);
-  const id = await waitFor(page, () => window.__keelTerminals?.tabs().find((tab) => tab.kind === 'shell')?.id, null);
-  await waitFor(page, (tab) => (window.__keelTerminals!.renderedChars(tab) > 0 ? true : undefined), id);
+  const id = await waitFor(page, () => window.__keelTerminals?.tabs().find((tab) => tab.kind === 'shell')?.id, null, 'a shell tab opening');
+  await waitFor(page, (tab) => (window.__keelTerminals!.renderedChars(tab) > 0 ? true : undefined), id, "the shell's first prompt on screen");
   await page.call(() => document.querySelector<HTMLTextAreaElement>('#terminal-pane .xterm-helper-textarea')?.focus(), null);
   await runLine(page, id, `PS1='[bench''-prompt] '`, PROMPT);
   return id;
@@ -220,12 +247,12 @@ async function runLine(page: CdpPage, id: string, line: string, needle: string, 
   return seen;
 }
 
-async function waitFor<T, A>(page: CdpPage, read: (arg: A) => T | undefined, arg: A, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T, A>(page: CdpPage, read: (arg: A) => T | undefined, arg: A, what: string, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await page.call(read, arg);
     if (value !== undefined && value !== null) return value;
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
