@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpScope, McpServerConfig, McpServerState } from '../../common/mcp';
@@ -12,6 +9,7 @@ import { killProcessTree } from '../platform/killTree';
 import { shellCommandLine } from '../platform/shellQuote';
 import type { SandboxStatus } from '../../common/sandbox';
 import { expandRecord, expandVariables } from './expandVariables';
+import { loadMcpSdk, loadedMcpSdk, type McpSdk } from './mcpSdk';
 import { StderrTail } from './stderrTail';
 import { serverSegment } from './toolNames';
 
@@ -100,8 +98,9 @@ export class McpConnection {
     const timeoutMs = this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const transport = await this.createTransport();
-      const client = new Client({ name: 'keel', version: CLIENT_VERSION }, { capabilities: {} });
+      const sdk = await loadMcpSdk();
+      const transport = await this.createTransport(sdk);
+      const client = new sdk.Client({ name: 'keel', version: CLIENT_VERSION }, { capabilities: {} });
       client.onclose = () => this.closed(generation);
       client.onerror = (error) => this.options.log?.(`mcp ${this.name}: ${error.message}`);
       this.client = client;
@@ -124,7 +123,7 @@ export class McpConnection {
     }
   }
 
-  private async createTransport(): Promise<Transport> {
+  private async createTransport({ SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Promise<Transport> {
     const config = this.options.config;
     const env = this.options.env ?? process.env;
     const missing = new Set<string>();
@@ -249,7 +248,8 @@ export class McpConnection {
     this.transport = null;
     this.sandboxDone = undefined;
     if (client) {
-      const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+      const stdio = loadedMcpSdk()?.StdioClientTransport;
+      const pid = stdio !== undefined && transport instanceof stdio ? transport.pid : null;
       if (pid !== null) await killProcessTree(pid, { marker: this.marker, graceMs: 1000 }).catch(() => {});
       await client.close().catch(() => {});
     }

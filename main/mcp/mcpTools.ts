@@ -1,10 +1,10 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AgentTool } from '../agent/toolRunner';
 import type { ToolResult } from '../tools/types';
 import { McpUnavailableError, type McpConnection } from './mcpConnection';
 import { toToolResult } from './mcpResult';
+import { loadedMcpSdk } from './mcpSdk';
 import { mcpToolName, uniqueToolName } from './toolNames';
 
 /** Which server and tool an agent tool calls, for the approval card and the `mcp:<server>` rule. */
@@ -62,14 +62,18 @@ function describeCallError(error: unknown, connection: McpConnection, label: str
   if (error instanceof McpUnavailableError) {
     return `The MCP tool ${label} could not be called: ${error.message}.${stderr}\nDo not call this server's tools again in this task; do the work another way or tell the person.`;
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  // An McpError exists only once the SDK has loaded (see mcpSdk).
+  const sdk = loadedMcpSdk();
+  const mcpError = sdk !== undefined && error instanceof sdk.McpError ? error : undefined;
+  const is = (code: number | undefined) => mcpError !== undefined && mcpError.code === code;
+  if (is(sdk?.ErrorCode.RequestTimeout)) {
     return `${label} did not answer in time and was cancelled. Try a smaller request, or do the work another way.`;
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (is(sdk?.ErrorCode.ConnectionClosed)) {
     return `The MCP server "${connection.name}" closed the connection (it may have crashed) while running ${label}; the call has no result.${stderr}\nThe next call to this server restarts it once; retry only if the call is safe to repeat.`;
   }
-  if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
-    return `${label} refused its arguments: ${error.message}. Fix the arguments to match the tool's input schema and call it again.`;
+  if (is(sdk?.ErrorCode.InvalidParams)) {
+    return `${label} refused its arguments: ${mcpError!.message}. Fix the arguments to match the tool's input schema and call it again.`;
   }
   return `${label} failed: ${error instanceof Error ? error.message : String(error)}`;
 }
