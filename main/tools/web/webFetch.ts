@@ -3,7 +3,6 @@ import type { Tool, ToolResult } from '../types';
 import { formatSize } from '../files/text';
 import { READ_MAX_OUTPUT_BYTES } from '../files/readFile';
 import { FETCH_TIMEOUT_MS, fetchPage, MAX_BODY_BYTES, type FetchedPage } from './fetchPage';
-import { htmlToMarkdown } from './htmlToMarkdown';
 import { bodyKind, decodeBody, parseContentType } from './pageContent';
 
 const inputSchema = z.object({
@@ -77,6 +76,8 @@ export const webFetchTool: Tool<typeof inputSchema> = {
     }
     const text = decodeBody(page.body, charset, kind);
     if (kind === 'html') {
+      // Loaded with the first page: turndown and its DOM cost ~55 ms of every start of Keel otherwise.
+      const { htmlToMarkdown } = await import('./htmlToMarkdown');
       const { title, markdown } = htmlToMarkdown(text, page.url);
       return { content: capped(`${header(page, title, input.url)}\n\n${markdown || '(The page has no text.)'}`, page), isError: false };
     }
