@@ -7,7 +7,6 @@ import { outputRendering, spawnPty } from '../../platform/pty';
 import { endPtyProcesses } from '../../platform/ptyKill';
 import { destroyQuietly } from '../../platform/ptyQuietly';
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from '../../platform/killTree';
-import { ScreenLines } from './screenLines';
 import { OutputCollector, type OutputLimits, type ShapedOutput } from './outputCollector';
 import { shellInvocation, type ShellInvocation } from './shell';
 
@@ -74,6 +73,8 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
     return { output: collector.finish(), ending: 'aborted', exitCode: null, signal: null, durationMs: 0, shell: shell.name };
   }
   await assertDirectory(options.cwd);
+  // ConPTY's output is read as a screen (Windows): its headless xterm.js loads only there.
+  const Screen = (options.rendering ?? outputRendering()) === 'screen' ? (await import('./screenLines')).ScreenLines : undefined;
   const marker = randomUUID();
   const cols = options.cols ?? DEFAULT_COLS;
   const scriptFile = shell.scriptFile;
@@ -102,11 +103,7 @@ export async function runInPty(command: string, options: PtyRunOptions): Promise
     heldTerminal = undefined;
   };
   const drain = heldTerminal === undefined ? undefined : releaseWhenDrained(pty, releaseTerminal);
-
-  const screen =
-    (options.rendering ?? outputRendering()) === 'screen'
-      ? new ScreenLines((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS)
-      : undefined;
+  const screen = Screen && new Screen((line) => collector.push(`${line}\n`), cols, options.rows ?? DEFAULT_ROWS);
 
   return new Promise<PtyRunResult>((resolve) => {
     const decoder = new TextDecoder('utf-8');
