@@ -171,7 +171,7 @@ export class Agent {
     const verdict = new TurnVerdict(session.plan, settings.gateBound, this.notice);
 
     try {
-      const client = (this.options.createClient ?? createModelClient)(settings);
+      const client = await (this.options.createClient ?? createModelClient)(settings);
       const system = this.systemPrompt();
       this.context.setPrefix(system, toolDefinitions(this.tools));
       this.compaction.lastTask = text;

@@ -16,7 +16,7 @@ export interface AgentOptions {
   settings: () => ModelSettings;
   /** The workspace tools (files, bash); the `todo` tool is added here. */
   tools: readonly AgentTool[];
-  createClient?: (settings: ModelSettings) => Anthropic;
+  createClient?: (settings: ModelSettings) => Anthropic | Promise<Anthropic>;
   /** Read before every tool call. Default full_auto: a headless run has no one to ask. */
   approvalMode?: () => ApprovalMode;
   /** Keeps what each task did to files, for the Changes view and undo. */

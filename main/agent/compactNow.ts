@@ -39,7 +39,7 @@ export class CompactNow {
     const controller = new AbortController();
     const run = async () => {
       const settings = this.options.settings();
-      const client = (this.options.createClient ?? createModelClient)(settings);
+      const client = await (this.options.createClient ?? createModelClient)(settings);
       this.setPrefix();
       const infos = await this.context.now({ client, settings, task: this.lastTask, signal: controller.signal });
       this.emitContext(settings);

@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsStreaming, ServerToolUseBlock, WebSearchToolResultBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelErrorCode } from '../../common/errorCodes';
 import { citedPages, type WebSearchHit } from '../../common/webSearch';
 import type { ModelSettings } from '../settings/modelSettings';
+import { loadAnthropicSdk, loadedAnthropicSdk } from '../models/anthropicSdk';
 import { withDeprecationWarningsOnce } from './sdkWarnings';
 
 /** How often a stream cut mid-message is tried again from the last complete state. */
@@ -37,10 +38,11 @@ export interface RoundCallbacks {
   onRetry(attempt: number, reason: string): void;
 }
 
-export function createModelClient(settings: ModelSettings): Anthropic {
+export async function createModelClient(settings: ModelSettings): Promise<Anthropic> {
   if (!settings.apiKey) {
     throw new ModelError('no_key', 'No API key is set. Set ANTHROPIC_API_KEY, or add "apiKey" to the settings file.');
   }
+  const Anthropic = await loadAnthropicSdk();
   // The SDK itself retries 429, 5xx and 529 before a stream starts, with backoff.
   return new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 4 });
 }
@@ -136,6 +138,8 @@ function idleWatch(idleMs: number, onIdle: () => void): IdleWatch {
 
 /** A connection that broke, as opposed to an answer from the API. */
 function isCutStream(error: unknown): boolean {
+  const Anthropic = loadedAnthropicSdk();
+  if (Anthropic === undefined) return true;
   if (error instanceof Anthropic.APIUserAbortError) return false;
   if (error instanceof Anthropic.APIError) return error.status === undefined || error instanceof Anthropic.APIConnectionError;
   return true;
@@ -145,6 +149,10 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
   const where = settings.baseURL ? ` at ${settings.baseURL}` : '';
   const detail = redact(errorText(error), settings.apiKey).replace(/[.\s]+$/, '');
   if (error instanceof ModelError) return error;
+  // Not loaded: then no request was made, and no error can be the SDK's.
+  const Anthropic = loadedAnthropicSdk();
+  if (Anthropic === undefined)
+    return new ModelError('connection', `The connection to the model${where} failed: ${detail}. Check the network and the base URL.`);
   if (error instanceof Anthropic.AuthenticationError) {
     return new ModelError('auth', `The API key was refused (401)${where}. Check the API key in the settings or ANTHROPIC_API_KEY.`);
   }
@@ -166,7 +174,8 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
 
 /** The API's own words ("model: x"), not the SDK's `404 {"type":"error",…}` wrapping of them. */
 function errorText(error: unknown): string {
-  if (error instanceof Anthropic.APIError && error.apiMessage) return error.apiMessage;
+  const Anthropic = loadedAnthropicSdk();
+  if (Anthropic !== undefined && error instanceof Anthropic.APIError && error.apiMessage) return error.apiMessage;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,3 +1,4 @@
+import { loadAnthropicSdk } from '../models/anthropicSdk';
 import { workspaceTools } from '../agent/workspaceTools';
 import { KeelCore } from '../api/core';
 import { defaultDataDir } from '../session/dataDir';
@@ -30,6 +31,8 @@ export async function runWeb(args: WebArgs, rendererDir: string): Promise<number
   const host = await startHost(core, rendererDir, args.port);
   console.log(`Keel is serving ${core.currentSession?.workspace ?? '(no folder yet)'}`);
   console.log(`Open ${host.url}`);
+  // Serving first; the SDK then loads while the person's page does, before a task needs it.
+  setImmediate(() => void loadAnthropicSdk());
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

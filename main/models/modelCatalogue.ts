@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { loadAnthropicSdk } from './anthropicSdk';
 import { createHash } from 'node:crypto';
 import type { Effort } from '../../common/modelCapabilities';
 import type { ModelSettings } from '../settings/modelSettings';
@@ -171,6 +171,7 @@ function endpointKey(settings: ModelSettings): string {
 
 /** GET /v1/models; a missing route or an error leaves the catalogue empty (the built-in table applies). */
 async function fetchCatalogue(settings: ModelSettings): Promise<Omit<Entry, 'expiresAt' | 'fetchedAt'>> {
+  const Anthropic = await loadAnthropicSdk();
   const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 1, timeout: FETCH_TIMEOUT_MS });
   try {
     const response = await client.models.list({ limit: 1000 }).asResponse();

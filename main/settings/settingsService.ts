@@ -1,10 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_APPROVAL_MODE } from '../../common/approvals';
 import { HELPER_DEFAULTS } from '../../common/helpers';
 import { ErrorCodes } from '../../common/contract';
 import { fail, ok, type Result } from '../../common/result';
 import { DEFAULT_COMPACT_AT, defaultContextWindow } from '../../common/contextWindow';
 import { SOURCED_SETTINGS, type SettingSource, type SettingsUpdate, type SettingsView, type SourcedSetting } from '../../common/settings';
+import { loadAnthropicSdk } from '../models/anthropicSdk';
 import { describeModelError, ModelError } from '../agent/modelClient';
 import type { KeyStore } from './keyStore';
 import { networkAllowFromEnv } from './networkSettings';
@@ -195,6 +195,7 @@ export class SettingsService {
     if (settings.baseURL && !/^https?:\/\//i.test(settings.baseURL)) {
       return { ok: false, code: 'bad_url', model, message: `The base URL must start with http:// or https:// (got "${settings.baseURL}").` };
     }
+    const Anthropic = await loadAnthropicSdk();
     const client = new Anthropic({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, maxRetries: 0, timeout: 20_000 });
     try {
       const reply = await client.messages.create({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Reply with the word OK.' }] });

@@ -23,7 +23,7 @@ async function roundError(settings: ModelSettings): Promise<ModelError> {
   const params = { model: settings.model, max_tokens: 64, messages: [{ role: 'user' as const, content: 'hello' }] };
   try {
     await streamRound(
-      createModelClient(settings),
+      await createModelClient(settings),
       params,
       { onText: () => undefined, onRetry: () => undefined },
       new AbortController().signal,
@@ -38,9 +38,9 @@ async function roundError(settings: ModelSettings): Promise<ModelError> {
 }
 
 describe('a failed model request carries its kind as a code, beside main’s English', () => {
-  it('no key: no_key, before anything is sent', () => {
+  it('no key: no_key, before anything is sent', async () => {
     const settings = resolveModelSettings({}, {});
-    expect(() => createModelClient(settings)).toThrow(expect.objectContaining({ code: 'no_key' satisfies ModelErrorCode }));
+    await expect(createModelClient(settings)).rejects.toThrow(expect.objectContaining({ code: 'no_key' satisfies ModelErrorCode }));
   });
 
   it('a refused key (401): auth, and the key is not in the message', async () => {

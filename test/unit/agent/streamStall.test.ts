@@ -19,7 +19,7 @@ async function round(script: Step[], idleMs: number, options: { textChunkChars?:
   const retries: string[] = [];
   try {
     const message = await streamRound(
-      createModelClient(settings),
+      await createModelClient(settings),
       { model: settings.model, max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] },
       { onText: (delta) => (streamed += delta), onRetry: (_attempt, reason) => retries.push(reason) },
       new AbortController().signal,
