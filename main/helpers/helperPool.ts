@@ -158,7 +158,8 @@ export class HelperPool implements HelperControl {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    return { isError: helper.info.state !== 'done', content: delegateResultText(helper.info) };
+    const now = plan.items.find((item) => item.id === helper.info.item);
+    return { isError: helper.info.state !== 'done', content: delegateResultText(helper.info, now) };
   }
 
   private readonly recorded = new Map<string, string>();

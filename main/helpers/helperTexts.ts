@@ -35,11 +35,13 @@ const MERGE_WORDS: Record<HelperInfo['merge'], string> = {
 };
 
 /** What the delegate call answers when the helper has ended. */
-export function delegateResultText(info: HelperInfo): string {
+export function delegateResultText(info: HelperInfo, step: PlanItem | undefined): string {
   const lines = [`${info.id} ${endWords(info)} step #${info.item} "${info.content}".`];
   const files = info.changedFiles.length > 0 ? info.changedFiles.join(', ') : 'none';
   lines.push(`Files changed: ${files}.`);
   lines.push(`Changes: ${MERGE_WORDS[info.merge]}.`);
+  // Keel moved the step itself: said, so the model does not spend a todo call (and a round) on it.
+  lines.push(step ? `On the plan, step #${step.id} is now ${STATUS_WORDS[step.status]}.` : `Step #${info.item} is no longer in the plan.`);
   if (info.merge === 'conflict')
     lines.push(
       `Conflicting files: ${info.conflictFiles.join(', ')}. The person can open the helper's version, merge it or discard it on the board; do not redo the step unless asked.`,
@@ -48,6 +50,12 @@ export function delegateResultText(info: HelperInfo): string {
   lines.push(`Its answer:\n${info.answer?.trim() || '(no answer)'}`);
   return lines.join('\n');
 }
+
+const STATUS_WORDS: Record<PlanItem['status'], string> = {
+  completed: 'completed (Keel marked it; no todo call is needed for it)',
+  in_progress: 'in progress',
+  pending: 'pending again',
+};
 
 function endWords(info: HelperInfo): string {
   switch (info.state) {

@@ -272,7 +272,9 @@ describe('helpers in a git workspace', { timeout: 60_000 }, () => {
     const [a, b] = resultTexts(server.requests[server.requests.length - 2]!);
     expect(a).toContain('helper-1 was stopped on step #a');
     expect(a).toContain('Stopped by the person.');
+    expect(a).toContain('On the plan, step #a is now pending again.');
     expect(b).toContain('helper-2 finished step #b');
+    expect(b).toContain('On the plan, step #b is now completed (Keel marked it; no todo call is needed for it).');
     expect(existsSync(join(workspace, 'b.txt'))).toBe(true);
     const list = await harness.core.handlers['helper.list']({});
     expect(list.ok && list.value.helpers.map((h) => [h.id, h.state, h.reasonCode ?? null, h.merge])).toEqual([
