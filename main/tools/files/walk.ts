@@ -37,28 +37,16 @@ export function* walkFilesSync(
   hidden: readonly string[] = [],
 ): Generator<WalkedFile> {
   const isHidden = hiddenTest(hidden);
-  const startRelative = start === root ? '' : toRelative(root, start);
-  let layers = ancestorLayersSync(root, startRelative);
-  result.startIgnored = startRelative !== '' && isIgnored(layers, startRelative, true);
-  if (result.startIgnored) layers = [];
+  const { startRelative, layers } = startLayersSync(root, start, result);
   const prefixLength = startRelative === '' ? 0 : startRelative.length + 1;
 
   // One generator with a stack of open folders: a file yielded from a nested generator passed
   // through a frame per level (yield*), a cost paid on every file of a search's walk.
   const stack: Folder[] = [];
   const enter = (folder: string, relative: string, inherited: readonly IgnoreLayer[]): void => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return; // An unreadable folder is skipped, as git and ripgrep do.
-    }
-    // Only a folder that lists a .gitignore is asked for one: most have none.
-    const own = entries.some((entry) => entry.name === '.gitignore') ? loadIgnoreFileSync(path.join(folder, '.gitignore'), relative) : null;
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    // folder is a real path, so joining needs no normalising: the cost of path.join on every entry is not paid.
-    const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
-    stack.push({ prefix, relative, active: own ? [...inherited, own] : inherited, entries, next: 0 });
+    const opened = openFolderSync(folder, relative, inherited);
+    // Spelled out, not spread: every folder on the stack keeps one shape, which the walk's loop is fastest on.
+    if (opened) stack.push({ prefix: opened.prefix, relative: opened.relative, active: opened.active, entries: opened.entries, next: 0 });
   };
 
   enter(start, startRelative, layers);
@@ -69,29 +57,73 @@ export function* walkFilesSync(
       continue;
     }
     const entry = top.entries[top.next++] as Dirent;
-    if (ALWAYS_SKIPPED.has(entry.name)) continue;
     const absolute = top.prefix + entry.name;
     const entryRelative = top.relative === '' ? entry.name : `${top.relative}/${entry.name}`;
-    if (isHidden?.(absolute)) continue;
-    const kind = kindOfSync(entry, absolute, root, isHidden);
-    if (kind === 'other' || (top.active.length > 0 && isIgnored(top.active, entryRelative, kind === 'folder'))) continue;
+    const kind = admittedKind(top, entry, absolute, entryRelative, root, isHidden);
     if (kind === 'folder') enter(absolute, entryRelative, top.active);
-    else yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
+    else if (kind === 'file') yield { absolute, relative: entryRelative, fromStart: entryRelative.slice(prefixLength) };
   }
 }
 
+/**
+ * Whether the walk takes one entry of a folder it has entered (`absolute` and `relative` are the
+ * entry's), and as what: the rules of walkFilesSync, and of walkListedSync, which must agree with
+ * it file for file. Null for an entry passed over.
+ */
+export function admittedKind(
+  folder: Pick<OpenedFolder, 'active'>,
+  entry: Dirent,
+  absolute: string,
+  relative: string,
+  root: string,
+  isHidden: ((absolute: string) => boolean) | null,
+): 'file' | 'folder' | null {
+  if (ALWAYS_SKIPPED.has(entry.name) || isHidden?.(absolute)) return null;
+  const kind = kindOfSync(entry, absolute, root, isHidden);
+  if (kind === 'other' || (folder.active.length > 0 && isIgnored(folder.active, relative, kind === 'folder'))) return null;
+  return kind;
+}
+
 /** A folder being walked: its entries in name order and the next one to look at. */
-interface Folder {
+interface Folder extends OpenedFolder {
+  next: number;
+}
+
+/** A folder's entries, in name order, and the ignore rules that apply to them. */
+export interface OpenedFolder {
   /** The folder's real path with a separator at its end. */
   prefix: string;
   relative: string;
   active: readonly IgnoreLayer[];
   entries: Dirent[];
-  next: number;
+}
+
+/** Reads a folder the walk enters; null when it cannot be read (skipped, as git and ripgrep do). */
+export function openFolderSync(folder: string, relative: string, inherited: readonly IgnoreLayer[]): OpenedFolder | null {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  // Only a folder that lists a .gitignore is asked for one: most have none.
+  const own = entries.some((entry) => entry.name === '.gitignore') ? loadIgnoreFileSync(path.join(folder, '.gitignore'), relative) : null;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // folder is a real path, so joining needs no normalising: the cost of path.join on every entry is not paid.
+  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  return { prefix, relative, active: own ? [...inherited, own] : inherited, entries };
+}
+
+/** The start folder's workspace-relative path and the ignore rules from above it; sets `result.startIgnored`. */
+export function startLayersSync(root: string, start: string, result: WalkResult): { startRelative: string; layers: IgnoreLayer[] } {
+  const startRelative = start === root ? '' : toRelative(root, start);
+  const layers = ancestorLayersSync(root, startRelative);
+  result.startIgnored = startRelative !== '' && isIgnored(layers, startRelative, true);
+  return { startRelative, layers: result.startIgnored ? [] : layers };
 }
 
 /** Null when nothing is hidden: the walk of a usual workspace pays nothing for the check. */
-function hiddenTest(hidden: readonly string[]): ((absolute: string) => boolean) | null {
+export function hiddenTest(hidden: readonly string[]): ((absolute: string) => boolean) | null {
   return hidden.length === 0 ? null : (absolute) => isSecretPath(absolute, hidden);
 }
 

@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { positionSlot, sentSlot, type WireMatch, type WireNote } from './protocol';
 import { runJob, type StopReason } from './jobRunner';
+import { listCandidates } from './ripgrep';
 import { SEARCH_WORKERS, warmSearchWorkers } from './workerPool';
 
 export interface SearchRequest {
@@ -16,6 +17,11 @@ export interface SearchRequest {
   /** Real paths never searched: the secrets inside the workspace (see secretsWithin). */
   hidden?: readonly string[];
   maxResults: number;
+  /**
+   * Whether ripgrep, where it is on the PATH, may pick the files worth searching (see ripgrep.ts);
+   * the answer is the same either way (default true).
+   */
+  ripgrep?: boolean;
 }
 
 export interface FoundMatch {
@@ -49,6 +55,21 @@ export interface SearchControl {
  * merged back into walk order and handed out as soon as every file before them has been searched.
  */
 export async function searchFiles(request: SearchRequest, control: SearchControl): Promise<SearchOutcome> {
+  let listed: string | undefined;
+  let deadlineMs = control.deadlineMs;
+  if (!request.single && request.ripgrep !== false) {
+    const started = performance.now();
+    // More files than matches wanted: each likely holds one, and the walk's first files answer soonest.
+    const candidates = await listCandidates(request, { ...control, enough: request.maxResults });
+    if (candidates.kind === 'stopped') return { matches: [], more: false, tooLarge: [], unreadable: [], stopped: candidates.reason };
+    if (candidates.kind === 'listed') {
+      // No file holds the literal: nothing can match, and no worker needs to start.
+      if (candidates.files.length === 0) return { matches: [], more: false, tooLarge: [], unreadable: [], stopped: null };
+      listed = candidates.files.join('\0');
+    }
+    // The deadline is the whole search's, ripgrep's time included.
+    deadlineMs = Math.max(1, deadlineMs - (performance.now() - started));
+  }
   const shards = request.single ? 1 : SEARCH_WORKERS;
   const shared = new SharedArrayBuffer(4 * (1 + 2 * shards));
   const slots = new Int32Array(shared);
@@ -105,6 +126,7 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
       ...(shard === 0 ? { peers: channels.map((channel) => channel.port1) } : { feed: (channels[shard - 1] as MessageChannel).port2 }),
       limit: request.maxResults + 1,
       shared,
+      ...(listed && shard === 0 ? { listed } : {}),
     }),
     {
       onMessage(shard, message) {
@@ -117,7 +139,7 @@ export async function searchFiles(request: SearchRequest, control: SearchControl
       },
       onTick: drain,
     },
-    control,
+    { ...control, deadlineMs },
   );
   notes.sort((a, b) => a.index - b.index);
   const named = (kind: WireNote['kind']) => notes.filter((note) => note.kind === kind).map((note) => note.relative);

@@ -16,14 +16,17 @@ export function requiredLiterals(pattern: string): string[] | null {
   return literals;
 }
 
-/** As requiredLiterals, but only ASCII runs: case-insensitive matching of ASCII has a byte form. */
-export function requiredAsciiLiterals(pattern: string): string[] | null {
+/**
+ * As requiredLiterals, but only ASCII runs: case-insensitive matching of ASCII has a byte form.
+ * Runs are also cut at the characters `apart` matches (any part of a required run is required).
+ */
+export function requiredAsciiLiterals(pattern: string, apart: RegExp = /[^\x20-\x7e]+/): string[] | null {
   const branches = topLevelBranches(pattern);
   if (branches === null) return null;
   const literals: string[] = [];
   for (const branch of branches) {
     const runs = literalRuns(branch)
-      ?.flatMap((run) => run.split(/[^\x20-\x7e]+/))
+      ?.flatMap((run) => run.split(apart))
       .filter((run) => run !== '');
     if (!runs || runs.length === 0) return null;
     literals.push(longest(runs));

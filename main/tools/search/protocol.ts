@@ -26,6 +26,12 @@ export interface SearchJob {
   /** Matching lines after which this worker may stop: the caller's cap plus one, to know there are more. */
   limit: number;
   /**
+   * For shard 0: the only files that can match, relative to start and separated by NUL (one
+   * string is copied to the worker far faster than thousands); it walks just those
+   * (walkListedSync) instead of the whole tree.
+   */
+  listed?: string;
+  /**
    * Int32Array: [0] is set to 1 by the main thread when it needs nothing more; for shard k,
    * [1 + 2k] counts the messages it has posted and [2 + 2k] is the walk position it has reached
    * (every file of its shard before it has been searched and its matches posted). Positions are

@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { globMatcher, type GlobMatcher } from '../files/glob';
 import { readLines } from '../files/lineReader';
+import { walkListedSync } from '../files/listedWalk';
 import { walkFilesSync, type WalkResult } from '../files/walk';
 import { makePrefilter } from './prefilter';
 import {
@@ -160,13 +161,17 @@ async function walkAndSearch(job: SearchJob, matcher: Matcher, send: Send): Prom
   const result: WalkResult = { startIgnored: false };
   try {
     const matchesGlob = globFor(job.glob);
-    for (const file of walkFilesSync(job.root, job.start, result, job.hidden)) {
+    const files =
+      job.listed !== undefined
+        ? walkListedSync(job.root, job.start, job.listed.split('\0'), result, job.hidden)
+        : walkFilesSync(job.root, job.start, result, job.hidden);
+    for (const file of files) {
       const index = walked++;
       if (Atomics.load(shared, 0) !== 0) break;
       Atomics.store(shared, positionSlot(0), index);
       if (++sinceBatch >= BATCH_WALKED) handOut(index, false);
       if (matchesGlob && !matchesGlob(file.fromStart)) continue;
-      const shard = shardOf(file.relative, job.shards);
+      const shard = shardOf(file.relative, job.shards, job.listed === undefined);
       if (shard !== 0) {
         (batches[shard - 1] as FileBatch['files']).push({ index, absolute: file.absolute, relative: file.relative });
         continue;
@@ -252,14 +257,16 @@ async function streamHuge(absolute: string, matcher: LineMatcher, limit: number)
 }
 
 /**
- * FNV-1a of the path spreads files over shards without coordination. Shard 0 also walks (about
- * as long as reading a third of the files, measured on the bench tree), so it gets one share of
- * 3·shards − 2 and every other shard three.
+ * FNV-1a of the path spreads files over shards without coordination. Shard 0 also walks the tree
+ * (about as long as reading a third of the files, measured on the bench tree), so it then gets one
+ * share of 3·shards − 2 and every other shard three; walking listed files costs next to nothing,
+ * so then every shard gets an equal share.
  */
-function shardOf(relative: string, shards: number): number {
+function shardOf(relative: string, shards: number, walksTree: boolean): number {
   if (shards === 1) return 0;
   let hash = 0x811c9dc5;
   for (let i = 0; i < relative.length; i++) hash = Math.imul(hash ^ relative.charCodeAt(i), 0x01000193);
+  if (!walksTree) return (hash >>> 0) % shards;
   const share = (hash >>> 0) % (3 * shards - 2);
   return share === 0 ? 0 : 1 + ((share - 1) % (shards - 1));
 }
