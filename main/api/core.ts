@@ -388,7 +388,8 @@ export class KeelCore implements HandlerContext {
 
   private startSandbox(sandbox: WorkspaceSandbox): void {
     void sandbox.start().then((status) => {
-      if (status.state === 'unavailable') this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
+      // A short task can end, and close the sandbox, before its check does: nothing failed then.
+      if (status.state === 'unavailable' && !sandbox.closed) this.options.log?.(`warning: sandbox unavailable: ${status.why}`);
     });
   }
 

@@ -70,6 +70,7 @@ export class WorkspaceSandbox {
   private current: SandboxStatus = { state: 'checking' };
   private record: string | undefined;
   private started: Promise<SandboxStatus> | undefined;
+  private closedByOwner = false;
   private readonly statusChanged = new Emitter<[SandboxStatus]>();
   private readonly refusedHosts = new Set<string>();
   readonly scratchRoot: string;
@@ -88,6 +89,11 @@ export class WorkspaceSandbox {
 
   get workspace(): string {
     return this.options.workspace;
+  }
+
+  /** Whether its owner has closed it; a check still running then ends unavailable, and failed nothing. */
+  get closed(): boolean {
+    return this.closedByOwner;
   }
 
   /** Listens for status changes; returns the function that stops listening. */
@@ -122,7 +128,7 @@ export class WorkspaceSandbox {
       if (gaps.length > 0) this.options.log?.(`warning: the sandbox cannot restrict everything here: ${gaps.join('; ')}`);
       return this.setStatus({ state: 'on', via: platform === 'darwin' ? 'seatbelt' : 'bwrap', ...(gaps.length > 0 ? { gaps } : {}) });
     } catch (error) {
-      await this.dispose();
+      await this.release();
       return this.setStatus({ state: 'unavailable', why: error instanceof Error ? error.message : String(error), required: setting === 'required' });
     }
   }
@@ -238,6 +244,12 @@ export class WorkspaceSandbox {
   }
 
   async dispose(): Promise<void> {
+    this.closedByOwner = true;
+    await this.release();
+  }
+
+  /** Ends the helper (it resets the runtime first) and removes its record. */
+  private async release(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     if (child) {

@@ -6,6 +6,7 @@ import type { AgentTool } from '../../main/agent/toolRunner';
 import { KeelCore } from '../../main/api/core';
 import type { ApprovalMode } from '../../common/approvals';
 import type { Resolver } from '../../main/network/networkPolicy';
+import type { HelperLauncher } from '../../main/sandbox/helperProcess';
 import { writeSettingsFile, type ModelSettings, type SettingsFile } from '../../main/settings/modelSettings';
 import { startScriptedAnthropic, type ScriptedAnthropic, type ScriptedAnthropicOptions, type Step } from './scriptedAnthropic';
 
@@ -40,7 +41,7 @@ export async function startAgentHarness(
     /** Runs on the fresh workspace before it is opened (e.g. writes a .mcp.json). */
     beforeOpen?: (workspace: string) => void;
     /** Extra core options (MCP start timeout, --trust-project-mcp, where warnings go). */
-    core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean; log?: (message: string) => void; resolveHost?: Resolver };
+    core?: { mcpStartTimeoutMs?: number; trustProjectMcp?: boolean; log?: (message: string) => void; resolveHost?: Resolver; sandboxLauncher?: HelperLauncher };
     /** Reuse a data folder (a second start of Keel); it is then not deleted on close. */
     dataDir?: string;
     /**
