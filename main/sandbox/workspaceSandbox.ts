@@ -216,10 +216,9 @@ export class WorkspaceSandbox {
     const commandId = randomUUID();
     const tmpDir = this.tempFolder(sessionId);
     const candidates = placeholderCandidates(this.options.workspace);
-    // The person may have listed a host since the last command: the proxy reads the list per connection.
-    await this.request({ type: 'hosts', allowedHosts: [...(this.options.network?.listed() ?? [])] });
     this.refusedHosts.clear();
-    const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
+    const allowedHosts = [...(this.options.network?.listed() ?? [])];
+    const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir, allowedHosts });
     if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
     const cache = this.cacheFolder();
     const excludes = await placeholderExcludes(this.options.workspace, candidates, path.join(tmpDir, `.keel-git-excludes-${commandId}`));
