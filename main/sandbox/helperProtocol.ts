@@ -4,9 +4,9 @@ import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 export type HelperRequest =
   | { id: number; type: 'init'; config: SandboxRuntimeConfig }
   | { id: number; type: 'check' }
-  | { id: number; type: 'wrap'; command: string; commandId: string; tmpDir: string }
+  /** `allowedHosts`: the list as it is now (the person may have listed a host since the last command). */
+  | { id: number; type: 'wrap'; command: string; commandId: string; tmpDir: string; allowedHosts: string[] }
   | { id: number; type: 'after'; commandId: string }
-  | { id: number; type: 'hosts'; allowedHosts: string[] }
   | { id: number; type: 'answer'; askId: number; allow: boolean }
   /** Take the proxies, bridges and placeholders down, then exit. */
   | { id: number; type: 'shutdown' };

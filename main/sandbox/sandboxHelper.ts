@@ -64,6 +64,15 @@ async function check(): Promise<{ problem?: string; warnings: string[] }> {
   return { warnings: deps.warnings };
 }
 
+/** The proxy reads the list per connection, so a host listed since the last command is reached by the next. */
+function listHosts(allowedHosts: string[]): void {
+  if (!config) return;
+  const current = config.network.allowedDomains;
+  if (current.length === allowedHosts.length && current.every((host, i) => host === allowedHosts[i])) return;
+  config = { ...config, network: { ...config.network, allowedDomains: allowedHosts } };
+  SandboxManager.updateConfig(config);
+}
+
 async function handle(request: HelperRequest): Promise<HelperReply> {
   switch (request.type) {
     case 'init': {
@@ -78,6 +87,7 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
       return problem === undefined ? { id: request.id, ok: true, warnings } : { id: request.id, ok: false, error: problem };
     }
     case 'wrap': {
+      listHosts(request.allowedHosts);
       // Read by the runtime at wrap time: each session's commands get their own temp folder.
       process.env.CLAUDE_CODE_TMPDIR = request.tmpDir;
       // On Linux the command reaches the network through socat bridges started just before it: wait for them.
@@ -95,12 +105,6 @@ async function handle(request: HelperRequest): Promise<HelperReply> {
       return { id: request.id, ok: true };
     case 'shutdown':
       void shutDown();
-      return { id: request.id, ok: true };
-    case 'hosts':
-      if (config) {
-        config = { ...config, network: { ...config.network, allowedDomains: request.allowedHosts } };
-        SandboxManager.updateConfig(config);
-      }
       return { id: request.id, ok: true };
   }
 }

@@ -222,22 +222,33 @@ export class WorkspaceSandbox {
     const commandId = randomUUID();
     const tmpDir = this.tempFolder(sessionId);
     const candidates = placeholderCandidates(this.options.workspace);
-    // The person may have listed a host since the last command: the proxy reads the list per connection.
-    await this.request({ type: 'hosts', allowedHosts: [...(this.options.network?.listed() ?? [])] });
     this.refusedHosts.clear();
-    const { wrapped } = await this.request({ type: 'wrap', command, commandId, tmpDir });
-    if (wrapped === undefined) throw new Error('the sandbox helper gave no command');
+    const allowedHosts = [...(this.options.network?.listed() ?? [])];
+    const excludesFile = path.join(tmpDir, `.keel-git-excludes-${commandId}`);
+    // At once: the helper wraps (a ripgrep scan of the workspace) while git here names the person's excludes.
+    const [wrapping, excluding] = await Promise.allSettled([
+      this.request({ type: 'wrap', command, commandId, tmpDir, allowedHosts }),
+      placeholderExcludes(this.options.workspace, candidates, excludesFile),
+    ]);
+    const wrapped = wrapping.status === 'fulfilled' ? wrapping.value.wrapped : undefined;
+    if (wrapped === undefined || excluding.status === 'rejected') {
+      // Nothing runs: the runtime's count of running commands and the excludes file are put back.
+      if (wrapped !== undefined) await this.request({ type: 'after', commandId }).catch(() => undefined);
+      await rm(excludesFile, { force: true });
+      if (wrapping.status === 'rejected') throw wrapping.reason;
+      if (excluding.status === 'rejected') throw excluding.reason;
+      throw new Error('the sandbox helper gave no command');
+    }
     const cache = this.cacheFolder();
-    const excludes = await placeholderExcludes(this.options.workspace, candidates, path.join(tmpDir, `.keel-git-excludes-${commandId}`));
     return {
       file: '/bin/bash',
       args: ['-c', wrapped],
-      env: { ...cacheEnvironment(cache, tmpDir), ...excludes },
+      env: { ...cacheEnvironment(cache, tmpDir), ...excluding.value },
       done: async () => {
         await this.request({ type: 'after', commandId }).catch(() => undefined);
         // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
         removePlaceholders(candidates);
-        await rm(path.join(tmpDir, `.keel-git-excludes-${commandId}`), { force: true });
+        await rm(excludesFile, { force: true });
         return { refusedHosts: [...this.refusedHosts] };
       },
     };

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,5 +123,30 @@ describe.runIf(works)('a sandboxed command', () => {
     const r = await run(s, "f=$(mktemp) && echo temp-ok; node -e \"fetch('http://example.com').then(()=>console.log('reached'),e=>console.log('refused'))\"");
     expect(r.output.text).toContain('temp-ok');
     expect(r.output.text).toContain('refused');
+  });
+});
+
+describe.runIf(works)('the hosts the person lists while the sandbox runs', () => {
+  // 127.0.0.2: on this machine, yet not in the runtime's NO_PROXY list, so curl goes through the
+  // sandbox's proxy, which follows the list (127.0.0.1 would be tried directly and always fail).
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('LISTED-HOST-REACHED\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+
+  it('reach the very next command, and an unlisted host is refused again at once', async () => {
+    const listed: string[] = [];
+    const s = sandbox('required', { network: { listed: () => listed, allows: () => false } });
+    await s.start();
+    const reached = async () => (await run(s, `curl -sS -m 10 http://127.0.0.2:${port}/`)).output.text.includes('LISTED-HOST-REACHED');
+    expect(await reached()).toBe(false);
+    listed.push('127.0.0.2');
+    expect(await reached()).toBe(true);
+    listed.length = 0;
+    expect(await reached()).toBe(false);
   });
 });

@@ -5,54 +5,62 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { afterBridges } from '../../../main/sandbox/bridgeWait';
 
-// The wait the helper puts before every sandboxed command, run by a real bash against a tcp table
-// written here (the sandbox's own /proc/net/tcp is only there inside bubblewrap).
+// The wait the helper puts before every sandboxed command, run by a real bash against socket
+// counts written here (the sandbox's own /proc/net/sockstat, counting only its bridges' sockets,
+// is there only inside bubblewrap).
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-bridge-wait-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
-const line = (port: number, state: string) =>
-  `   0: 00000000:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 ${state} 00000000:00000000 00:00000000 00000000     0        0 1 1\n`;
+/** A namespace's counts as the kernel words them, with `listening` TCP sockets in use. */
+const counts = (listening: number) =>
+  `sockets: used ${listening + 1}\nTCP: inuse ${listening} orphan 0 tw 0 alloc 40 mem 2\nUDP: inuse 0 mem 0\nUDPLITE: inuse 0\nRAW: inuse 0\nFRAG: inuse 0 memory 0\n`;
 
-function table(name: string, lines: string[]): string {
+function sockstat(name: string, listening: number): string {
   const file = join(dir, name);
-  writeFileSync(file, header + lines.join(''));
+  writeFileSync(file, counts(listening));
   return file;
 }
 
+/** A wait that holds past 20 s is killed, so the command's output is missing. */
 function bash(script: string) {
-  return spawnSync('/bin/bash', ['-c', script], { encoding: 'utf8' });
+  return spawnSync('/bin/bash', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
 }
 
 describe('the wait for the network bridges', () => {
-  it('lets the command run once both bridge ports listen, with its own output and exit status', () => {
-    const tcpTable = table('both', [line(3128, '0A'), line(1080, '0A')]);
-    const r = bash(afterBridges('echo ran; exit 7', { tcpTable, limitMs: 60_000 }));
+  it('lets the command run once both bridges listen, with its own output and exit status', () => {
+    const file = sockstat('both', 2);
+    const r = bash(afterBridges('echo ran; exit 7', { sockstat: file, limitMs: 60_000 }));
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('ran\n');
     expect(r.status).toBe(7);
   });
 
-  it('holds the command while one bridge only connects but does not listen, then runs it anyway', () => {
-    // 1080 in state 01 (ESTABLISHED) is not a listener: the command still runs, after the limit.
-    const tcpTable = table('one', [line(3128, '0A'), line(1080, '01')]);
-    const r = bash(afterBridges('echo "ran late"', { tcpTable, limitMs: 40 }) + '\necho "[$__keel_n]"');
+  it('holds the command while only one bridge listens, then runs it anyway, leaving none of its variables', () => {
+    const file = sockstat('one', 1);
+    const r = bash(afterBridges('echo "ran late"', { sockstat: file, limitMs: 40 }) + '\necho "[$__keel_n$__keel_stat${BASH_REMATCH[1]}]"');
     expect(r.stdout).toBe('ran late\n[]\n');
   });
 
-  it('starts the command as soon as the table shows the listeners', () => {
-    const tcpTable = table('later', [line(3128, '0A')]);
-    // The command records whether 1080 was listed when it started: the wait must have seen it.
+  it('starts the command as soon as the counts show both bridges listening', () => {
+    const file = sockstat('later', 1);
+    // The command records the count it started at: the wait must have seen the second bridge.
     const r = bash(
-      `(sleep 0.2; printf '%s' '${line(1080, '0A')}' >> '${tcpTable}') &\n` + afterBridges(`grep -c ':0438 ' '${tcpTable}'`, { tcpTable, limitMs: 60_000 }),
+      `(sleep 0.2; printf '%s' '${counts(2)}' > '${file}.new'; mv '${file}.new' '${file}') &\n` +
+        afterBridges(`grep -o 'TCP: inuse [0-9]*' '${file}'`, { sockstat: file, limitMs: 60_000 }),
     );
-    expect(r.stdout.trim()).toBe('1');
+    expect(r.stdout.trim()).toBe('TCP: inuse 2');
+  });
+
+  it('does not hold the command when the counts cannot be read', () => {
+    // Held, it would start only after the minute: killed before, it prints nothing.
+    const r = bash(afterBridges('echo ran', { sockstat: join(dir, 'missing'), limitMs: 60_000 }));
+    expect(r.stdout).toBe('ran\n');
   });
 
   it('passes the command through unchanged: quotes, ;, $() and newlines', () => {
-    const tcpTable = table('quotes', [line(3128, '0A'), line(1080, '0A')]);
-    const r = bash(afterBridges(`echo "it's"; echo 'a "b"' ; echo $(echo sub)\necho second-line`, { tcpTable }));
+    const file = sockstat('quotes', 2);
+    const r = bash(afterBridges(`echo "it's"; echo 'a "b"' ; echo $(echo sub)\necho second-line`, { sockstat: file }));
     expect(r.stdout).toBe(`it's\na "b"\nsub\nsecond-line\n`);
   });
 });
