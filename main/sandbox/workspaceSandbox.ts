@@ -71,6 +71,9 @@ export class WorkspaceSandbox {
   private record: string | undefined;
   private started: Promise<SandboxStatus> | undefined;
   private closedByOwner = false;
+  /** Wrapped commands not done yet, and the placeholders they may have left (swept when none runs). */
+  private runningCommands = 0;
+  private readonly placeholdersToSweep = new Set<string>();
   private readonly statusChanged = new Emitter<[SandboxStatus]>();
   private readonly refusedHosts = new Set<string>();
   readonly scratchRoot: string;
@@ -240,14 +243,26 @@ export class WorkspaceSandbox {
       throw new Error('the sandbox helper gave no command');
     }
     const cache = this.cacheFolder();
+    this.runningCommands++;
+    for (const candidate of candidates) this.placeholdersToSweep.add(candidate);
+    let finished = false;
     return {
       file: '/bin/bash',
       args: ['-c', wrapped],
       env: { ...cacheEnvironment(cache, tmpDir), ...excluding.value },
       done: async () => {
-        await this.request({ type: 'after', commandId }).catch(() => undefined);
-        // The runtime removes its own mount points; a run it lost track of (killed mid-way) is swept here.
-        removePlaceholders(candidates);
+        if (!finished) {
+          finished = true;
+          await this.request({ type: 'after', commandId }).catch(() => undefined);
+          // The runtime removes its own mount points; a run it lost track of (killed mid-way) is
+          // swept here, but only by the last command to end: a placeholder another command still
+          // runs on is its mount point, and removing it there undoes the mount, so that command
+          // could write the `.bashrc` it protects.
+          if (--this.runningCommands === 0) {
+            removePlaceholders([...this.placeholdersToSweep]);
+            this.placeholdersToSweep.clear();
+          }
+        }
         await rm(excludesFile, { force: true });
         return { refusedHosts: [...this.refusedHosts] };
       },
