@@ -1,5 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 /**
  * An absolute path, looked up here rather than left to the child: on Linux node-pty execs in the
@@ -17,4 +17,28 @@ export function findOnPath(program: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The executable file `name` names: itself when it holds a slash, else the first on `path`, as
+ * `which` finds it (absolute folders only, regular files only). Stricter than findOnPath, which
+ * also tries /bin and /usr/bin; the sandbox's `which` and ripgrep's lookup use this one.
+ */
+export function findProgram(name: string, path: string | undefined): string | null {
+  if (name.includes('/')) return isExecutableFile(name) ? name : null;
+  for (const folder of (path ?? '').split(delimiter)) {
+    if (folder === '' || !isAbsolute(folder)) continue;
+    const candidate = join(folder, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { findProgram } from '../../sandbox/programLookup';
+import { findProgram } from '../../platform/findOnPath';
 import type { StopReason } from './jobRunner';
 import { requiredAsciiLiterals } from './literals';
 

@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { findProgram, offerProgramLookup } from '../../../main/sandbox/programLookup';
+import { findProgram } from '../../../main/platform/findOnPath';
+import { offerProgramLookup } from '../../../main/sandbox/programLookup';
 
 const folders: string[] = [];
 afterEach(() => {
